@@ -1,10 +1,8 @@
 package dev.kubeloop.queue;
 
-import java.util.Comparator;
-import java.util.Iterator;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Ready entries grouped by priority, FIFO within each priority, and the rule that picks the next
@@ -17,8 +15,8 @@ import java.util.TreeMap;
  * low-priority work still gets at least half the throughput while higher priorities keep the
  * workers busy: nothing waits forever.
  *
- * <p>Also counts BLOCKED entries (ready, but their item is in processing) per priority, so that
- * depth by priority matches client-go's {@code workqueue_depth}.
+ * <p>Also counts BLOCKED entries (ready, but their item is held by a worker) per priority, so
+ * that depth by priority matches client-go's {@code workqueue_depth}.
  *
  * <p>Not thread-safe: guarded by the owning {@link PriorityWorkQueue}'s lock.
  */
@@ -27,7 +25,10 @@ final class ReadyBuckets<T> {
     /** Empty buckets are kept to avoid churn on the hot path, unless there are more than this. */
     private static final int MAX_KEPT_BUCKETS = 16;
 
-    private final TreeMap<Integer, Bucket<T>> byPriority = new TreeMap<>(Comparator.reverseOrder());
+    /** Highest priority first. Tiny (one bucket per priority in use), so a sorted array wins. */
+    @SuppressWarnings("unchecked")
+    private Bucket<T>[] buckets = new Bucket[0];
+    private Bucket<T> lastUsed;
     private final long starvationThresholdNanos;
     private boolean lastPickServedStarved;
     private int ready;
@@ -39,36 +40,41 @@ final class ReadyBuckets<T> {
 
     /** Links a ready entry at the tail of its priority's bucket. */
     void append(QueueEntry<T> entry) {
-        bucket(entry.priority).append(entry);
-        entry.state = QueueEntry.State.READY;
+        Bucket<T> bucket = bucket(entry.priority);
+        bucket.append(entry);
+        entry.bucket = bucket;
+        entry.pending = QueueEntry.Pending.READY;
         ready++;
     }
 
     /** Moves a READY entry to the tail of a higher priority's bucket. */
     void raise(QueueEntry<T> entry, int priority) {
-        Bucket<T> from = byPriority.get(entry.priority);
-        from.unlink(entry);
+        entry.bucket.unlink(entry);
+        ready--;
         entry.priority = priority;
-        bucket(priority).append(entry);
+        append(entry);
     }
 
-    /** Counts an entry that is ready while its item is in processing. */
+    /** Counts an entry that is ready while its item is held by a worker. */
     void block(QueueEntry<T> entry) {
-        bucket(entry.priority).blocked++;
-        entry.state = QueueEntry.State.BLOCKED;
+        Bucket<T> bucket = bucket(entry.priority);
+        bucket.blocked++;
+        entry.bucket = bucket;
+        entry.pending = QueueEntry.Pending.BLOCKED;
         blocked++;
     }
 
     /** Moves a BLOCKED entry's count to a higher priority. */
     void raiseBlocked(QueueEntry<T> entry, int priority) {
-        byPriority.get(entry.priority).blocked--;
+        entry.bucket.blocked--;
+        blocked--;
         entry.priority = priority;
-        bucket(priority).blocked++;
+        block(entry);
     }
 
     /** Turns a BLOCKED entry into a READY one at the tail of its bucket. */
     void unblock(QueueEntry<T> entry) {
-        byPriority.get(entry.priority).blocked--;
+        entry.bucket.blocked--;
         blocked--;
         append(entry);
     }
@@ -78,27 +84,27 @@ final class ReadyBuckets<T> {
         if (ready == 0) {
             return null;
         }
-        Iterator<Bucket<T>> buckets = byPriority.values().iterator();
-        Bucket<T> top = buckets.next();
-        while (top.head == null) {
-            top = buckets.next();
+        int top = 0;
+        while (buckets[top].head == null) {
+            top++;
         }
-        QueueEntry<T> pick = top.head;
-        QueueEntry<T> starved = lastPickServedStarved ? null : longestStarvedBelow(buckets, now);
+        QueueEntry<T> pick = buckets[top].head;
+        QueueEntry<T> starved = lastPickServedStarved ? null : longestStarvedBelow(top, now);
         lastPickServedStarved = starved != null;
         if (starved != null) {
             pick = starved;
         }
-        byPriority.get(pick.priority).unlink(pick);
+        pick.bucket.unlink(pick);
+        pick.bucket = null;
+        pick.pending = QueueEntry.Pending.NONE;
         ready--;
-        purgeEmptyBucketsIfMany();
         return pick;
     }
 
-    private QueueEntry<T> longestStarvedBelow(Iterator<Bucket<T>> lowerBuckets, long now) {
+    private QueueEntry<T> longestStarvedBelow(int top, long now) {
         QueueEntry<T> starved = null;
-        while (lowerBuckets.hasNext()) {
-            QueueEntry<T> head = lowerBuckets.next().head;
+        for (int i = top + 1; i < buckets.length; i++) {
+            QueueEntry<T> head = buckets[i].head;
             if (head != null && now - head.readySince >= starvationThresholdNanos
                     && (starved == null || head.readySince < starved.readySince)) {
                 starved = head;
@@ -119,62 +125,53 @@ final class ReadyBuckets<T> {
 
     Map<Integer, Integer> depthByPriority() {
         Map<Integer, Integer> depths = new LinkedHashMap<>();
-        byPriority.forEach((priority, bucket) -> {
+        for (Bucket<T> bucket : buckets) {
             if (bucket.size + bucket.blocked > 0) {
-                depths.put(priority, bucket.size + bucket.blocked);
+                depths.put(bucket.priority, bucket.size + bucket.blocked);
             }
-        });
+        }
         return depths;
     }
 
     private Bucket<T> bucket(int priority) {
-        Bucket<T> bucket = byPriority.get(priority);
-        if (bucket == null) {
-            bucket = new Bucket<>();
-            byPriority.put(priority, bucket);
+        if (lastUsed != null && lastUsed.priority == priority) {
+            return lastUsed;
         }
-        return bucket;
+        int index = 0;
+        while (index < buckets.length && buckets[index].priority > priority) {
+            index++;
+        }
+        if (index == buckets.length || buckets[index].priority != priority) {
+            purgeEmptyBucketsIfMany();
+            index = 0;
+            while (index < buckets.length && buckets[index].priority > priority) {
+                index++;
+            }
+            Bucket<T>[] grown = Arrays.copyOf(buckets, buckets.length + 1);
+            System.arraycopy(buckets, index, grown, index + 1, buckets.length - index);
+            grown[index] = new Bucket<>(priority);
+            buckets = grown;
+        }
+        lastUsed = buckets[index];
+        return lastUsed;
     }
 
     private void purgeEmptyBucketsIfMany() {
-        if (byPriority.size() > MAX_KEPT_BUCKETS) {
-            byPriority.values().removeIf(bucket -> bucket.head == null && bucket.blocked == 0);
+        if (buckets.length >= MAX_KEPT_BUCKETS) {
+            buckets = Arrays.stream(buckets)
+                    .filter(bucket -> bucket.head != null || bucket.blocked > 0)
+                    .toArray(size -> Arrays.copyOf(buckets, size));
+            lastUsed = null;
         }
     }
 
-    /** An intrusive doubly linked FIFO list: O(1) append, unlink and head removal, no allocation. */
-    private static final class Bucket<T> {
-        QueueEntry<T> head;
-        QueueEntry<T> tail;
-        int size;
+    /** The ready entries of one priority, plus the count of its blocked ones. */
+    static final class Bucket<T> extends EntryList<T> {
+        final int priority;
         int blocked;
 
-        void append(QueueEntry<T> entry) {
-            entry.previous = tail;
-            entry.next = null;
-            if (tail == null) {
-                head = entry;
-            } else {
-                tail.next = entry;
-            }
-            tail = entry;
-            size++;
-        }
-
-        void unlink(QueueEntry<T> entry) {
-            if (entry.previous == null) {
-                head = entry.next;
-            } else {
-                entry.previous.next = entry.next;
-            }
-            if (entry.next == null) {
-                tail = entry.previous;
-            } else {
-                entry.next.previous = entry.previous;
-            }
-            entry.previous = null;
-            entry.next = null;
-            size--;
+        Bucket(int priority) {
+            this.priority = priority;
         }
     }
 }

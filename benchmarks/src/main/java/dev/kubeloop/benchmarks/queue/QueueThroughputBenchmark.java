@@ -1,6 +1,7 @@
 package dev.kubeloop.benchmarks.queue;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -15,12 +16,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.ThreadParams;
 
 /**
  * Work queue throughput: one operation is add + get + done, the cycle every reconcile pays.
- * Each thread adds its own keys (1,024 per thread, cycled), so no add is deduplicated and every
- * get finds an item; with several threads, a get may take another thread's item, as workers do.
+ * Each thread adds its own fresh keys, so no add is deduplicated and every get finds an item; with several threads, a get may take another thread's item, as workers do.
  *
  * <p>Run: {@code ./mvnw -B -pl benchmarks -am package -DskipTests && java -jar
  * benchmarks/target/benchmarks.jar QueueThroughputBenchmark}
@@ -33,7 +32,8 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class QueueThroughputBenchmark {
 
-    private static final int KEYS_PER_THREAD = 1_024;
+    /** Hands every thread a disjoint key range, whatever JMH's thread indexes are. */
+    private static final AtomicLong KEY_RANGES = new AtomicLong();
 
     @Param({"kubeloop", "kubeloop+metrics", "client-java"})
     public String contender;
@@ -50,24 +50,22 @@ public class QueueThroughputBenchmark {
         queue.shutDown();
     }
 
-    /** Each thread's own keys, boxed once so the benchmark measures the queue, not allocation. */
+    /**
+     * Each thread's own key sequence. Keys are never reused: with more threads than cores a
+     * thread can be descheduled between get and done for thousands of another thread's cycles,
+     * and a reused key would then be deduplicated, leaving a get waiting forever (in any queue).
+     */
     @State(Scope.Thread)
     public static class Keys {
-        private Long[] keys;
-        private int next;
+        private long next;
 
         @Setup(Level.Trial)
-        public void createKeys(ThreadParams thread) {
-            keys = new Long[KEYS_PER_THREAD];
-            for (int i = 0; i < KEYS_PER_THREAD; i++) {
-                keys[i] = (long) thread.getThreadIndex() * KEYS_PER_THREAD + i;
-            }
+        public void pickRange() {
+            next = KEY_RANGES.incrementAndGet() << 40;
         }
 
         Long next() {
-            Long key = keys[next];
-            next = (next + 1) & (KEYS_PER_THREAD - 1);
-            return key;
+            return next++;
         }
     }
 

@@ -1,0 +1,60 @@
+package dev.kubeloop.api;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+
+/**
+ * What a reconcile may use besides the object itself. One context per reconcile call; it must not
+ * be kept after the call returns. Reads come from the informer caches (no API request); writes go
+ * through {@link #client()}.
+ *
+ * @param <T> the primary resource type
+ */
+public interface ReconcileContext<T extends HasMetadata> {
+
+    /** The name of the reconciler, as used in logs, metrics and properties. */
+    String controllerName();
+
+    /** The key of the object being reconciled. */
+    ObjectKey key();
+
+    /** How many times in a row this key has been retried after an error or {@link Result#requeue()}; 0 on the first try. */
+    int retryCount();
+
+    /** The client for writes and for reads that the caches do not cover. */
+    KubernetesClient client();
+
+    /** The latest cached version of the object being reconciled, if it still exists. */
+    Optional<T> primary();
+
+    /**
+     * The cached objects of {@code type} whose controller owner reference points at the object being
+     * reconciled (matching uid). {@code type} must be listed in {@link Reconciler#owns()}.
+     */
+    <R extends HasMetadata> List<R> owned(Class<R> type);
+
+    /**
+     * A cached object of a type this reconciler watches (its primary or owned types), by key.
+     */
+    <R extends HasMetadata> Optional<R> cached(Class<R> type, ObjectKey key);
+
+    /**
+     * Writes {@code resource}'s status through the {@code /status} subresource, leaving spec and
+     * metadata untouched, and returns the object the API server stored. A 409 conflict (someone
+     * changed the object meanwhile) is not an error: the runtime requeues the key quietly and the
+     * next reconcile sees the newer object.
+     */
+    T updateStatus(T resource);
+
+    /** Records Kubernetes Events about objects. */
+    EventRecorder events();
+
+    /**
+     * A logger for the reconciler. While the reconcile runs, the SLF4J MDC holds {@code controller},
+     * {@code key} and {@code reconcileID}, so every log line of the call can be traced.
+     */
+    Logger log();
+}

@@ -1,0 +1,50 @@
+package dev.kubeloop.api;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a {@link ResourceReconciler} as a controller and configures it. Annotated classes in the
+ * application's packages (those of its {@code @SpringBootApplication}) become beans
+ * automatically; a {@code ResourceReconciler} bean declared any other way is a controller too and
+ * may carry this annotation for its settings.
+ *
+ * <p>Every attribute can be overridden per reconciler with {@code kubeloop.reconcilers.<name>.*}
+ * properties. Durations use Spring Boot's format ({@code 30s}, {@code 10m}, {@code PT1H}).
+ */
+@Documented
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Reconciler {
+
+    /** The controller's name in logs, metrics and properties; default: the primary kind, lower-case (e.g. {@code website}). */
+    String name() default "";
+
+    /** Worker threads, i.e. objects reconciled concurrently (controller-runtime's MaxConcurrentReconciles). */
+    int workers() default 1;
+
+    /** Namespaces to watch; empty watches all namespaces. */
+    String[] namespaces() default {};
+
+    /** A label selector ({@code app=web,tier!=cache}) limiting which primaries are watched. */
+    String labelSelector() default "";
+
+    /** Types this reconciler creates and owns: their changes re-enqueue the owner (by controller owner reference). */
+    Class<? extends HasMetadata>[] owns() default {};
+
+    /** Skip primary updates that change neither generation, labels, annotations, finalizers nor deletion. */
+    boolean generationAware() default true;
+
+    /** How often every cached primary is reconciled again even without changes; empty or {@code 0} disables. */
+    String resyncPeriod() default "10h";
+
+    /** A finalizer to manage; default: {@code <name>.kubeloop.dev/finalizer} when {@code cleanup} is implemented. */
+    String finalizer() default "";
+
+    /** Interrupt and retry a reconcile that runs longer than this; empty means no limit. */
+    String reconcileTimeout() default "";
+}
