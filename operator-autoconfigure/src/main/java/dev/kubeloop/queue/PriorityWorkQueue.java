@@ -152,7 +152,9 @@ public final class PriorityWorkQueue<T> implements WorkQueue<T> {
         Thread current = Thread.currentThread();
         timerThread = current;
         try {
-            readyOrEarlier.awaitNanos(delayed.first().readyAt - now);
+            // Not due yet, so readyAt > now: a negative difference can only be an overflow.
+            long untilDue = delayed.first().readyAt - now;
+            readyOrEarlier.awaitNanos(untilDue < 0 ? Long.MAX_VALUE : untilDue);
         } finally {
             if (timerThread == current) {
                 timerThread = null;

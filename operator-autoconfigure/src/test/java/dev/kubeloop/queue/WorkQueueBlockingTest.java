@@ -80,6 +80,16 @@ class WorkQueueBlockingTest {
     }
 
     @Test
+    void delaysBeyondTheClockRangeSaturateInsteadOfOverflowing() throws Exception {
+        queue.addAfter("never", java.time.temporal.ChronoUnit.FOREVER.getDuration());
+        Future<Optional<String>> got = threads.submit(queue::get);
+        queue.add("a");
+        assertThat(got.get(DEADLINE_SECONDS, TimeUnit.SECONDS)).contains("a");
+        assertThat(queue.stats().waiting()).isEqualTo(1);
+        assertThat(queue.len()).isZero();
+    }
+
+    @Test
     void interruptedGetThrowsAndLeavesTheQueueUsable() throws Exception {
         CompletableFuture<Thread> getter = new CompletableFuture<>();
         Future<Optional<String>> got = threads.submit(() -> {
