@@ -271,6 +271,16 @@ public final class PriorityWorkQueue<T> implements WorkQueue<T> {
         }
     }
 
+    /** How many items the queue keeps an entry for; 0 once idle, or something leaks. */
+    int trackedItems() {
+        lock.lock();
+        try {
+            return entries.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public String toString() {
         return "PriorityWorkQueue[" + name + "]";

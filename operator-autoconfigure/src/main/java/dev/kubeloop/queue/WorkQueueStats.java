@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A consistent snapshot of a work queue's gauges, taken under the queue's lock.
+ * A consistent snapshot of a work queue's gauges, taken under the queue's lock. Immutable.
  *
  * @param depth items queued, including those waiting for their earlier run to finish (client-go's
  *     {@code workqueue_depth})

@@ -13,7 +13,7 @@ import java.util.Optional;
  * <pre>
  *   add ITEM [PRIORITY]          after ITEM DELAY [PRIORITY]     limited ITEM
  *   get ITEM   (something must be ready; it must be ITEM)        get none  (shut down, empty)
- *   done ITEM  len N  depth N  waiting N  requeues ITEM N  forget ITEM
+ *   done ITEM  len N  depth N  waiting N  tracked N  requeues ITEM N  forget ITEM
  *   tick DELAY  shutdown
  * </pre>
  *
@@ -53,6 +53,7 @@ final class QueueScript {
                 case "done" -> queue.done(word[1]);
                 case "len" -> assertThat(queue.len()).as(why).isEqualTo(Integer.parseInt(word[1]));
                 case "depth" -> assertThat(queue.stats().depth()).as(why).isEqualTo(Integer.parseInt(word[1]));
+                case "tracked" -> assertThat(queue.trackedItems()).as(why).isEqualTo(Integer.parseInt(word[1]));
                 case "waiting" -> assertThat(queue.stats().waiting()).as(why).isEqualTo(Integer.parseInt(word[1]));
                 case "tick" -> ticker.advance(duration(word[1]));
                 case "shutdown" -> queue.shutDown();

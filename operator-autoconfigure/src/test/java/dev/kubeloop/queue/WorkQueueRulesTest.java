@@ -17,12 +17,12 @@ class WorkQueueRulesTest {
 
     static Stream<Arguments> dedupAndProcessing() {
         return Stream.of(
-                row("addedItemIsHandedOutOnce", "add a", "len 1", "get a", "len 0", "done a", "len 0"),
+                row("addedItemIsHandedOutOnce", "add a", "len 1", "get a", "len 0", "done a", "len 0", "tracked 0"),
                 row("queuedItemIsQueuedOnceHoweverOftenAdded", "add a", "add a", "add a", "len 1", "get a", "len 0"),
                 row("fifoWithinOnePriority", "add a", "add b", "add c", "add a", "get a", "get b", "get c"),
                 row("itemInProcessingIsNotHandedOutAgain", "add a", "get a", "add a", "len 0", "depth 1"),
                 row("reAddedWhileProcessingRunsAgainAfterDone",
-                        "add a", "get a", "add a", "add a", "add a", "done a", "len 1", "get a", "done a", "len 0"),
+                        "add a", "get a", "add a", "add a", "add a", "done a", "len 1", "get a", "done a", "len 0", "tracked 0"),
                 row("reAddedWhileProcessingGoesBehindWhatIsQueued",
                         "add a", "get a", "add a", "add b", "done a", "get b", "get a"),
                 row("doneForAnItemNotInProcessingIsIgnored", "done a", "add a", "done a", "len 1", "get a"),
@@ -34,7 +34,10 @@ class WorkQueueRulesTest {
                 row("addsAfterShutDownAreIgnored", "shutdown", "add a", "len 0", "get none"),
                 row("queuedItemsAreStillHandedOutAfterShutDown",
                         "add a", "add b", "shutdown", "get a", "get b", "get none"),
-                row("delayedItemsAreDroppedOnShutDown", "after a 1s", "shutdown", "waiting 0", "tick 2s", "get none"),
+                row("delayedItemsAreDroppedOnShutDown", "after a 1s", "shutdown", "waiting 0", "tracked 0", "tick 2s",
+                        "get none"),
+                row("delayedReAddOfItemInProcessingIsDroppedOnShutDownAfterDone",
+                        "add a", "get a", "after a 1s", "shutdown", "tracked 1", "done a", "tracked 0", "get none"),
                 row("itemReAddedWhileProcessingIsHandedOutAfterShutDown",
                         "add a", "get a", "add a", "shutdown", "done a", "get a", "get none"),
                 row("rateLimitedAddsAfterShutDownAreIgnored", "shutdown", "limited a", "tick 1s", "len 0"));
@@ -53,7 +56,11 @@ class WorkQueueRulesTest {
                 row("delayedItemsBecomeReadyInReadyTimeOrder",
                         "after b 2s", "after a 1s", "tick 3s", "get a", "get b"),
                 row("delayedItemComesDueWhileProcessingRunsAfterDone",
-                        "add a", "get a", "after a 1s", "tick 1s", "len 0", "depth 1", "done a", "get a"),
+                        "add a", "get a", "after a 1s", "tick 1s", "len 0", "depth 1", "done a", "get a", "done a",
+                        "tracked 0"),
+                row("delayedReAddStaysDelayedAfterDone",
+                        "add a", "get a", "after a 1s", "done a", "len 0", "waiting 1", "tick 1s", "get a", "done a",
+                        "tracked 0"),
                 row("dueItemKeepsItsPlaceAheadOfLaterAdds", "after a 1s", "tick 1s", "add b", "get a", "get b"));
     }
 

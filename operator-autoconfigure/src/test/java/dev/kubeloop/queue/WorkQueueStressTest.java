@@ -82,6 +82,7 @@ class WorkQueueStressTest {
         }
         assertThat(lost).as("keys whose last add was never processed").isEmpty();
         assertThat(processed.get()).isBetween(KEYS, ADDS);
+        assertThat(queue.trackedItems()).as("entries left behind").isZero();
     }
 
     @Test
