@@ -167,8 +167,14 @@ public final class PriorityWorkQueue<T> implements WorkQueue<T> {
         long now = listener == WorkQueueListener.NOOP ? 0 : ticker.read();
         lock.lock();
         try {
-            QueueEntry<T> entry = entries.get(item);
-            if (entry == null || !entry.processing) {
+            // Usually nothing re-added the item meanwhile and its entry goes: remove first, so
+            // that the common case costs one hash lookup, and put it back in the rare other case.
+            QueueEntry<T> entry = entries.remove(item);
+            if (entry == null) {
+                return;
+            }
+            if (!entry.processing) {
+                entries.put(item, entry);
                 return;
             }
             entry.processing = false;
@@ -176,11 +182,12 @@ public final class PriorityWorkQueue<T> implements WorkQueue<T> {
             if (listener != WorkQueueListener.NOOP) {
                 listener.done(now - entry.processingSince);
             }
+            if (!entry.finished()) {
+                entries.put(item, entry);
+            }
             if (entry.pending == QueueEntry.Pending.BLOCKED) {
                 buckets.unblock(entry);
                 readyOrEarlier.signal();
-            } else if (entry.finished()) {
-                entries.remove(item);
             }
             if (processing.size == 0) {
                 processingEmpty.signalAll();
@@ -300,11 +307,7 @@ public final class PriorityWorkQueue<T> implements WorkQueue<T> {
             }
             promoteDue(now);
             long readyAt = delayNanos <= 0 ? now : Durations.saturatedAdd(now, delayNanos);
-            QueueEntry<T> entry = entries.get(item);
-            if (entry == null) {
-                entry = new QueueEntry<>(item);
-                entries.put(item, entry);
-            }
+            QueueEntry<T> entry = entries.computeIfAbsent(item, QueueEntry::new);
             if (entry.pending == QueueEntry.Pending.NONE) {
                 entry.priority = priority;
                 entry.readyAt = readyAt;
