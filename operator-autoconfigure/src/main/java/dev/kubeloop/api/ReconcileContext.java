@@ -11,6 +11,11 @@ import org.slf4j.Logger;
  * be kept after the call returns. Reads come from the informer caches (no API request); writes go
  * through {@link #client()}.
  *
+ * <p>Objects returned by {@link #primary()}, {@link #owned} and {@link #cached} are the caches' own
+ * instances, shared with every controller: read them, never modify them (copy first, e.g. with
+ * {@code client().getKubernetesSerialization().clone(object)}). The object passed to
+ * {@code reconcile} and {@code cleanup} is a private copy and may be modified.
+ *
  * @param <T> the primary resource type
  */
 public interface ReconcileContext<T extends HasMetadata> {

@@ -1,0 +1,45 @@
+package dev.kubeloop.autoconfigure;
+
+import dev.kubeloop.runtime.ControllerManager;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Runs the application's reconcilers: registers {@code @Reconciler} classes from the application's
+ * packages as beans, builds a {@link ControllerManager} with a controller for every
+ * {@code ResourceReconciler} bean, and starts and stops it with the context. Provides a fabric8
+ * {@link KubernetesClient} (kubeconfig or in-cluster, as fabric8 detects) unless the application
+ * defines one. {@code kubeloop.enabled=false} switches all of it off.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "kubeloop.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(KubeloopProperties.class)
+@Import(ReconcilerScanRegistrar.class)
+public final class KubeloopAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    KubernetesClient kubernetesClient() {
+        return new KubernetesClientBuilder().build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ControllerManager kubeloopControllerManager(KubernetesClient kubernetesClient, KubeloopProperties properties,
+            ListableBeanFactory beanFactory) {
+        return ControllerManagerFactory.create(kubernetesClient, properties, ReconcilerBean.findAll(beanFactory));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KubeloopLifecycle kubeloopLifecycle(ControllerManager kubeloopControllerManager) {
+        return new KubeloopLifecycle(kubeloopControllerManager);
+    }
+}

@@ -1,0 +1,223 @@
+package dev.kubeloop.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Kubeloop's configuration: global settings under {@code kubeloop.*} and per-reconciler overrides
+ * of the {@code @Reconciler} attributes under {@code kubeloop.reconcilers.<name>.*}. See
+ * {@code docs/configuration.md}. A mutable JavaBean bound once at startup; read it, do not change
+ * it afterwards (the controllers are built from it when the context starts).
+ */
+@ConfigurationProperties("kubeloop")
+public class KubeloopProperties {
+
+    /** Whether Kubeloop runs at all; false creates no Kubeloop bean and starts no reconciler. */
+    private boolean enabled = true;
+
+    /**
+     * How long startup waits for every informer's first list before it fails, naming the resource
+     * that did not sync.
+     */
+    private Duration cacheSyncTimeout = Duration.ofMinutes(2);
+
+    /**
+     * How long shutdown waits for reconciles in flight before interrupting them. Keep it below
+     * spring.lifecycle.timeout-per-shutdown-phase.
+     */
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+    /**
+     * Whether cached objects drop metadata.managedFields, which reconcilers rarely read and which
+     * can be the largest part of an object's metadata.
+     */
+    private boolean stripManagedFields = true;
+
+    /** Retry backoff of every reconciler's work queue (client-go's controller rate limiter). */
+    private final RateLimiter rateLimiter = new RateLimiter();
+
+    /**
+     * Per-reconciler settings, by reconciler name; each one overrides the same attribute of the
+     * reconciler's @Reconciler annotation.
+     */
+    private final Map<String, Reconciler> reconcilers = new LinkedHashMap<>();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public Duration getCacheSyncTimeout() {
+        return cacheSyncTimeout;
+    }
+
+    public void setCacheSyncTimeout(Duration cacheSyncTimeout) {
+        this.cacheSyncTimeout = cacheSyncTimeout;
+    }
+
+    public Duration getShutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public boolean isStripManagedFields() {
+        return stripManagedFields;
+    }
+
+    public void setStripManagedFields(boolean stripManagedFields) {
+        this.stripManagedFields = stripManagedFields;
+    }
+
+    public RateLimiter getRateLimiter() {
+        return rateLimiter;
+    }
+
+    public Map<String, Reconciler> getReconcilers() {
+        return reconcilers;
+    }
+
+    /**
+     * The retry backoff: the larger of a per-key exponential backoff and a token bucket shared by
+     * all keys of one reconciler.
+     */
+    public static class RateLimiter {
+
+        /** Delay before the first retry of a failing key; doubles on every further failure. */
+        private Duration baseDelay = Duration.ofMillis(5);
+
+        /** Longest delay between two retries of one failing key. */
+        private Duration maxDelay = Duration.ofSeconds(1000);
+
+        /** Retries per second one reconciler may make across all its keys, on average. */
+        private double qps = 10;
+
+        /** Retries one reconciler may make at once before the qps limit applies. */
+        private int burst = 100;
+
+        public Duration getBaseDelay() {
+            return baseDelay;
+        }
+
+        public void setBaseDelay(Duration baseDelay) {
+            this.baseDelay = baseDelay;
+        }
+
+        public Duration getMaxDelay() {
+            return maxDelay;
+        }
+
+        public void setMaxDelay(Duration maxDelay) {
+            this.maxDelay = maxDelay;
+        }
+
+        public double getQps() {
+            return qps;
+        }
+
+        public void setQps(double qps) {
+            this.qps = qps;
+        }
+
+        public int getBurst() {
+            return burst;
+        }
+
+        public void setBurst(int burst) {
+            this.burst = burst;
+        }
+    }
+
+    /**
+     * Overrides of one reconciler's @Reconciler attributes. Unset properties keep the annotation's
+     * value.
+     */
+    public static class Reconciler {
+
+        /** Worker threads, i.e. objects reconciled at once; at least 1. */
+        private Integer workers;
+
+        /** Namespaces to watch; empty watches all namespaces. */
+        private List<String> namespaces;
+
+        /** Label selector limiting which primary objects are watched, e.g. app=web,tier!=cache. */
+        private String labelSelector;
+
+        /** Whether primary updates that change only status (or nothing) are skipped. */
+        private Boolean generationAware;
+
+        /** How often every cached primary is reconciled again even without changes; 0 disables. */
+        private Duration resyncPeriod;
+
+        /** Interrupt and retry a reconcile that runs longer than this; 0 means no limit. */
+        private Duration reconcileTimeout;
+
+        /** The finalizer to manage, a domain-qualified name such as example.com/cleanup. */
+        private String finalizer;
+
+        public Integer getWorkers() {
+            return workers;
+        }
+
+        public void setWorkers(Integer workers) {
+            this.workers = workers;
+        }
+
+        public List<String> getNamespaces() {
+            return namespaces;
+        }
+
+        public void setNamespaces(List<String> namespaces) {
+            this.namespaces = namespaces == null ? null : new ArrayList<>(namespaces);
+        }
+
+        public String getLabelSelector() {
+            return labelSelector;
+        }
+
+        public void setLabelSelector(String labelSelector) {
+            this.labelSelector = labelSelector;
+        }
+
+        public Boolean getGenerationAware() {
+            return generationAware;
+        }
+
+        public void setGenerationAware(Boolean generationAware) {
+            this.generationAware = generationAware;
+        }
+
+        public Duration getResyncPeriod() {
+            return resyncPeriod;
+        }
+
+        public void setResyncPeriod(Duration resyncPeriod) {
+            this.resyncPeriod = resyncPeriod;
+        }
+
+        public Duration getReconcileTimeout() {
+            return reconcileTimeout;
+        }
+
+        public void setReconcileTimeout(Duration reconcileTimeout) {
+            this.reconcileTimeout = reconcileTimeout;
+        }
+
+        public String getFinalizer() {
+            return finalizer;
+        }
+
+        public void setFinalizer(String finalizer) {
+            this.finalizer = finalizer;
+        }
+    }
+}

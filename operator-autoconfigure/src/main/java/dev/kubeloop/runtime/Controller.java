@@ -1,0 +1,240 @@
+package dev.kubeloop.runtime;
+
+import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.ReconcileContext;
+import dev.kubeloop.api.ResourceReconciler;
+import dev.kubeloop.queue.PriorityWorkQueue;
+import dev.kubeloop.queue.RateLimiter;
+import dev.kubeloop.queue.WorkQueueStats;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One reconciler at work: its own work queue, fed by event handlers on the shared informers, and
+ * its own pool of {@code workers} threads named {@code kubeloop-<name>-<n>}, each looping
+ * get key → {@link ReconcileRunner} → map the outcome onto the queue → done.
+ *
+ * <p>Outcomes: success forgets the key's backoff; {@code requeueAfter} forgets it and re-adds after
+ * the delay; {@code requeue}, errors, conflicts and timeouts re-add with the key's exponential
+ * backoff, forever; a terminal error forgets the key. A slow or failing key holds one worker and
+ * nothing else: the queue never hands one key to two workers, and never holds other keys back.
+ *
+ * <p>State ownership: the queue (thread-safe) and the outcome counters ({@link LongAdder}) are
+ * shared by workers and informer threads; the executor is created by {@link #start()} and shut
+ * down by {@link #stopWorkers}, both called by the {@link ControllerManager}'s lifecycle under its
+ * lock; {@code stopping} is a volatile flag written once by the manager. The public accessors are
+ * thread-safe and never block.
+ *
+ * @param <T> the primary resource type
+ */
+public final class Controller<T extends HasMetadata> {
+
+    private static final Logger log = LoggerFactory.getLogger(Controller.class);
+    /** The finalizer Kubeloop manages when the reconciler implements cleanup and names none. */
+    static final String DEFAULT_FINALIZER_SUFFIX = ".kubeloop.dev/finalizer";
+
+    private final ControllerConfig<T> config;
+    private final PriorityWorkQueue<ObjectKey> queue;
+    private final ReconcileRunner<T> runner;
+    private final ResourceCache<T> primaryCache;
+    private final String finalizer;
+    private final Map<ReconcileOutcome, LongAdder> counts = new EnumMap<>(ReconcileOutcome.class);
+    private ExecutorService executor;
+    private volatile boolean stopping;
+
+    Controller(ControllerConfig<T> config, ResourceReconciler<T> reconciler, InformerRegistry informers,
+            KubernetesClient client, EventBroadcaster events, ReconcileTimeouts timeouts,
+            RateLimiter<ObjectKey> rateLimiter) {
+        this.config = config;
+        this.queue = PriorityWorkQueue.<ObjectKey>builder(config.name()).rateLimiter(rateLimiter).build();
+        for (ReconcileOutcome outcome : ReconcileOutcome.values()) {
+            counts.put(outcome, new LongAdder());
+        }
+        Class<?> reconcilerClass = config.reconcilerClass() != null ? config.reconcilerClass() : reconciler.getClass();
+        this.finalizer = config.finalizer()
+                .orElse(overridesCleanup(reconcilerClass) ? config.name() + DEFAULT_FINALIZER_SUFFIX : null);
+
+        EventHandler<T> primaryHandler = new EnqueueRequestForObject<>(queue);
+        if (config.generationAware()) {
+            primaryHandler = new GenerationChangedPredicate<T>().filter(primaryHandler);
+        }
+        this.primaryCache = informers.register(config.primaryType(), config.namespaces(), config.labelSelector(),
+                false, primaryHandler, config.resyncPeriod());
+        Map<Class<?>, ResourceCache<?>> ownedCaches = new LinkedHashMap<>();
+        EnqueueRequestForOwner ownerHandler = new EnqueueRequestForOwner(queue, config.primaryType());
+        for (Class<? extends HasMetadata> owned : config.owns()) {
+            // owner references never cross namespaces: owned objects live where their owners do
+            ownedCaches.put(owned, informers.register(owned, config.namespaces(), "", true, ownerHandler,
+                    Duration.ZERO));
+        }
+        this.runner = new ReconcileRunner<>(config.name(), reconciler, client, primaryCache, ownedCaches,
+                events.recorderFor(config.name()), timeouts, config.reconcileTimeout(), finalizer,
+                LoggerFactory.getLogger(reconcilerClass));
+    }
+
+    /** True if {@code type} overrides {@link ResourceReconciler#cleanup} (the interface's default does nothing). */
+    static boolean overridesCleanup(Class<?> type) {
+        try {
+            return type.getMethod("cleanup", HasMetadata.class, ReconcileContext.class).getDeclaringClass()
+                    != ResourceReconciler.class;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    public ControllerConfig<T> config() {
+        return config;
+    }
+
+    /** The finalizer this controller manages: the configured one, or the default if cleanup is implemented. */
+    public Optional<String> finalizer() {
+        return Optional.ofNullable(finalizer);
+    }
+
+    /** How many processed keys ended with {@code outcome} since start. */
+    public long count(ReconcileOutcome outcome) {
+        return counts.get(outcome).sum();
+    }
+
+    /** A snapshot of the work queue's gauges. */
+    public WorkQueueStats queueStats() {
+        return queue.stats();
+    }
+
+    /** The primary objects' cache. */
+    ResourceCache<T> primaryCache() {
+        return primaryCache;
+    }
+
+    /** Starts the workers; the manager calls this once the caches have synced. */
+    synchronized void start() {
+        if (executor != null) {
+            throw new IllegalStateException("controller " + name() + " already started");
+        }
+        executor = Executors.newFixedThreadPool(config.workers(),
+                NamedThreadFactory.numbered("kubeloop-" + config.name() + "-"));
+        for (int i = 0; i < config.workers(); i++) {
+            executor.execute(this::work);
+        }
+        log.info("Controller started: controller={} type={} workers={} finalizer={}", name(),
+                HasMetadata.getFullResourceName(config.primaryType()), config.workers(),
+                finalizer == null ? "none" : finalizer);
+    }
+
+    /** Stops handing out keys; reconciles in flight carry on. */
+    void beginShutdown() {
+        stopping = true;
+        queue.shutDown();
+    }
+
+    /** Waits up to {@code timeout} for reconciles in flight; true if all finished. */
+    boolean awaitDrained(Duration timeout) throws InterruptedException {
+        return queue.shutDownWithDrain(timeout);
+    }
+
+    /** Stops the worker threads, interrupting reconciles still running after {@code grace}. */
+    synchronized void stopWorkers(Duration grace) throws InterruptedException {
+        beginShutdown();
+        if (executor == null) {
+            return;
+        }
+        executor.shutdown();
+        if (!executor.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+            log.warn("Reconciles still running at shutdown were interrupted: controller={} processing={}", name(),
+                    queue.stats().processing());
+            executor.shutdownNow();
+            executor.awaitTermination(1, TimeUnit.SECONDS);
+        }
+    }
+
+    private void work() {
+        while (true) {
+            ObjectKey key;
+            try {
+                Optional<ObjectKey> next = queue.get();
+                if (next.isEmpty()) {
+                    return; // queue shut down
+                }
+                key = next.get();
+            } catch (InterruptedException e) {
+                if (stopping) {
+                    return;
+                }
+                continue; // interrupt not meant for us (timeouts clear their own); keep working
+            }
+            try {
+                if (stopping) {
+                    continue; // shutting down: hand out nothing more (done is called below)
+                }
+                process(key);
+            } catch (Throwable e) {
+                // never lose a key, never lose a worker
+                log.error("Worker failed processing a key: controller={} key={}", name(), key, e);
+                queue.addRateLimited(key);
+            } finally {
+                queue.done(key);
+            }
+        }
+    }
+
+    private void process(ObjectKey key) {
+        int retries = queue.numRequeues(key);
+        Outcome outcome = runner.run(key, retries);
+        counts.get(outcome.kind()).increment();
+        Throwable error = outcome.error();
+        switch (outcome.kind()) {
+            case GONE -> {
+                queue.forget(key);
+                log.debug("Object gone, nothing to reconcile: controller={} key={}", name(), key);
+            }
+            case SUCCESS -> queue.forget(key);
+            case REQUEUE_AFTER -> {
+                queue.forget(key);
+                queue.addAfter(key, outcome.delay());
+            }
+            case REQUEUE -> queue.addRateLimited(key);
+            case CONFLICT -> {
+                queue.addRateLimited(key);
+                log.debug("Conflict, requeued: controller={} key={} retry={}: {}", name(), key, retries,
+                        error.getMessage());
+            }
+            case TIMEOUT -> {
+                queue.addRateLimited(key);
+                log.warn("Reconcile timed out after {} ms and was interrupted, retrying: controller={} key={} retry={}",
+                        config.reconcileTimeout().toMillis(), name(), key, retries);
+            }
+            case TERMINAL_ERROR -> {
+                queue.forget(key);
+                log.error("Reconcile failed terminally, not retrying: controller={} key={}: {}", name(), key,
+                        error.getMessage());
+                log.debug("Terminal error stack trace: controller={} key={}", name(), key, error);
+            }
+            case ERROR -> {
+                queue.addRateLimited(key);
+                if (retries == 0) {
+                    log.error("Reconcile failed, retrying with backoff: controller={} key={} retry={}: {}", name(),
+                            key, retries, error.toString(), error);
+                } else {
+                    log.error("Reconcile failed, retrying with backoff: controller={} key={} retry={}: {}", name(),
+                            key, retries, error.toString());
+                    log.debug("Stack trace: controller={} key={}", name(), key, error);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,271 @@
+package dev.kubeloop.runtime;
+
+import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.ResourceReconciler;
+import dev.kubeloop.queue.RateLimiter;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns the lifecycle of a set of controllers and what they share: the informers, the reconcile
+ * timeout scheduler and the event writer. Plain Java; the Spring auto-configuration drives it from
+ * a {@code SmartLifecycle}.
+ *
+ * <p><b>Start</b>: checks that every custom resource type is served (a missing CRD fails here, with
+ * its name), starts the informers, waits until all caches have synced (default 2 min; a timeout
+ * fails naming the resource, its scope and the API server URL), and only then starts the workers,
+ * so no reconcile ever runs on a partial cache. Any failure stops what was started and is thrown as
+ * a {@link KubeloopConfigurationException}.
+ *
+ * <p><b>Stop</b>: stops handing out keys, waits up to the shutdown timeout (default 30 s) for
+ * reconciles in flight, interrupts those still running, then stops the informers, the event writer
+ * and the timeout scheduler.
+ *
+ * <p>Thread-safety: {@link #register}, {@link #start()} and {@link #stop()} are synchronized on
+ * the manager (a manager is registered, started once and stopped once; stop is idempotent); the
+ * accessors read volatile snapshots and never wait for a start or stop in progress, so a
+ * reconcile may call them.
+ */
+public final class ControllerManager implements AutoCloseable {
+
+    public static final Duration DEFAULT_CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    /** How long the event writer may take to flush queued events at stop. */
+    private static final Duration EVENT_FLUSH_TIMEOUT = Duration.ofSeconds(2);
+
+    private static final Logger log = LoggerFactory.getLogger(ControllerManager.class);
+
+    private enum State { NEW, RUNNING, STOPPED }
+
+    private final KubernetesClient client;
+    private final Duration cacheSyncTimeout;
+    private final Duration shutdownTimeout;
+    private final Supplier<RateLimiter<ObjectKey>> rateLimiters;
+    private final InformerRegistry informers;
+    private final EventBroadcaster events;
+    private final ReconcileTimeouts timeouts = new ReconcileTimeouts();
+    // written under this lock; read without it (register only happens before start)
+    private final Map<String, Controller<?>> controllers = new LinkedHashMap<>();
+    /** An immutable copy of {@code controllers}, so that readers never wait for a start or stop in progress. */
+    private volatile Map<String, Controller<?>> published = Map.of();
+    private volatile State state = State.NEW;
+
+    private ControllerManager(Builder builder) {
+        this.client = builder.client;
+        this.cacheSyncTimeout = builder.cacheSyncTimeout;
+        this.shutdownTimeout = builder.shutdownTimeout;
+        this.rateLimiters = builder.rateLimiters;
+        this.informers = new InformerRegistry(client, builder.stripManagedFields);
+        this.events = new EventBroadcaster(client);
+    }
+
+    public static Builder builder(KubernetesClient client) {
+        return new Builder(client);
+    }
+
+    /**
+     * Adds a controller; only before {@link #start()}.
+     *
+     * @throws KubeloopConfigurationException if a controller with the same name exists
+     */
+    public synchronized <T extends HasMetadata> Controller<T> register(ControllerConfig<T> config,
+            ResourceReconciler<T> reconciler) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(reconciler, "reconciler");
+        if (state != State.NEW) {
+            throw new IllegalStateException("controllers must be registered before the manager starts");
+        }
+        if (controllers.containsKey(config.name())) {
+            throw new KubeloopConfigurationException("Two reconcilers are named '" + config.name() + "'.",
+                    "Give each reconciler a unique name with @Reconciler(name = ...).", config.name(), "name", null);
+        }
+        Controller<T> controller = new Controller<>(config, reconciler, informers, client, events, timeouts,
+                rateLimiters.get());
+        controllers.put(config.name(), controller);
+        published = Collections.unmodifiableMap(new LinkedHashMap<>(controllers));
+        return controller;
+    }
+
+    /**
+     * Starts informers, waits for their caches, then starts the workers.
+     *
+     * @throws KubeloopConfigurationException if a type is not served or a cache does not sync
+     */
+    public synchronized void start() {
+        if (state != State.NEW) {
+            throw new IllegalStateException("the manager can only be started once");
+        }
+        long started = System.nanoTime();
+        try {
+            new ServedResourceCheck(client).check(typesInUse());
+            events.start();
+            informers.start();
+            informers.awaitSynced(cacheSyncTimeout);
+            controllers.values().forEach(Controller::start);
+            state = State.RUNNING;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            abortStart();
+            throw new IllegalStateException("interrupted while waiting for the informer caches to sync", e);
+        } catch (RuntimeException | Error e) {
+            abortStart();
+            throw e;
+        }
+        log.info("Kubeloop started: controllers={} informers={} in {} ms", controllers.keySet(), informers.size(),
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    private void abortStart() {
+        state = State.STOPPED;
+        try {
+            shutDown(Duration.ZERO);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.debug("Cleanup after failed start: {}", e.toString());
+        }
+    }
+
+    /** Stops workers (draining up to the shutdown timeout), informers and background threads. Idempotent. */
+    public synchronized void stop() {
+        if (state == State.STOPPED) {
+            return;
+        }
+        boolean wasRunning = state == State.RUNNING;
+        state = State.STOPPED;
+        try {
+            shutDown(wasRunning ? shutdownTimeout : Duration.ZERO);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            log.warn("Interrupted while stopping; reconciles may still be running");
+        }
+        if (wasRunning) {
+            log.info("Kubeloop stopped: controllers={}", controllers.keySet());
+        }
+    }
+
+    private void shutDown(Duration drainTimeout) throws InterruptedException {
+        long deadline = System.nanoTime() + drainTimeout.toNanos();
+        controllers.values().forEach(Controller::beginShutdown);
+        for (Controller<?> controller : controllers.values()) {
+            Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            if (!controller.awaitDrained(remaining)) {
+                log.warn("Shutdown timeout of {} ms reached with reconciles in flight: controller={} processing={}",
+                        drainTimeout.toMillis(), controller.name(), controller.queueStats().processing());
+            }
+        }
+        for (Controller<?> controller : controllers.values()) {
+            controller.stopWorkers(Duration.ofMillis(100));
+        }
+        informers.stop();
+        events.close(EVENT_FLUSH_TIMEOUT);
+        timeouts.close();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    public boolean isRunning() {
+        return state == State.RUNNING;
+    }
+
+    /** True once every informer's cache has synced (and the manager was started). */
+    public boolean hasSynced() {
+        return informers.hasSynced();
+    }
+
+    /** The registered controllers, in registration order. */
+    public List<Controller<?>> controllers() {
+        return List.copyOf(published.values());
+    }
+
+    public Optional<Controller<?>> controller(String name) {
+        return Optional.ofNullable(published.get(name));
+    }
+
+    /** The API server this manager talks to, for messages. */
+    public String apiServerUrl() {
+        return String.valueOf(client.getMasterUrl());
+    }
+
+    private Map<Class<? extends HasMetadata>, Set<String>> typesInUse() {
+        Map<Class<? extends HasMetadata>, Set<String>> users = new LinkedHashMap<>();
+        for (Controller<?> controller : controllers.values()) {
+            users.computeIfAbsent(controller.config().primaryType(), t -> new LinkedHashSet<>()).add(controller.name());
+            for (Class<? extends HasMetadata> owned : controller.config().owns()) {
+                users.computeIfAbsent(owned, t -> new LinkedHashSet<>()).add(controller.name());
+            }
+        }
+        return users;
+    }
+
+    /** Configures a {@link ControllerManager}. Not thread-safe; build once. */
+    public static final class Builder {
+        private final KubernetesClient client;
+        private Duration cacheSyncTimeout = DEFAULT_CACHE_SYNC_TIMEOUT;
+        private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private boolean stripManagedFields = true;
+        private Supplier<RateLimiter<ObjectKey>> rateLimiters = RateLimiter::defaultControllerRateLimiter;
+
+        private Builder(KubernetesClient client) {
+            this.client = Objects.requireNonNull(client, "client");
+        }
+
+        /** How long {@link #start()} waits for the caches; default 2 min. */
+        public Builder cacheSyncTimeout(Duration timeout) {
+            this.cacheSyncTimeout = positive(timeout, "cache sync timeout");
+            return this;
+        }
+
+        /** How long {@link #stop()} waits for reconciles in flight; default 30 s. */
+        public Builder shutdownTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("shutdown timeout must not be negative, was " + timeout);
+            }
+            this.shutdownTimeout = timeout;
+            return this;
+        }
+
+        /** Whether cached objects lose {@code metadata.managedFields}; default true. */
+        public Builder stripManagedFields(boolean strip) {
+            this.stripManagedFields = strip;
+            return this;
+        }
+
+        /**
+         * Makes each controller's rate limiter (one per controller: backoff and bucket are per
+         * controller, as in controller-runtime); default: client-go's controller rate limiter.
+         */
+        public Builder rateLimiter(Supplier<RateLimiter<ObjectKey>> rateLimiters) {
+            this.rateLimiters = Objects.requireNonNull(rateLimiters, "rateLimiters");
+            return this;
+        }
+
+        public ControllerManager build() {
+            return new ControllerManager(this);
+        }
+
+        private static Duration positive(Duration duration, String what) {
+            Objects.requireNonNull(duration, what);
+            if (duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive, was " + duration);
+            }
+            return duration;
+        }
+    }
+}

@@ -1,0 +1,216 @@
+package dev.kubeloop.runtime;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates and shares the fabric8 {@link SharedIndexInformer}s of all controllers: one informer per
+ * {@link InformerKey} (type, namespace, label selector), whoever asks for it, so two reconcilers of
+ * one type cost one list and one watch. A scope of several namespaces is one informer per
+ * namespace, aggregated by {@link ResourceCache}.
+ *
+ * <p>Two phases. While registering, controllers add their event handlers and indexes; nothing
+ * talks to the API server. {@link #start()} then creates every informer with all of its handlers
+ * and indexes in place (fabric8 fixes an informer's resync check period and item store when it
+ * starts) and starts them; {@link #awaitSynced} waits for their first lists.
+ *
+ * <p>Thread-safety: registration, start and stop are synchronized on this registry. An
+ * {@link Entry}'s informer is published through a volatile field, so caches can be read from any
+ * thread once started.
+ */
+final class InformerRegistry {
+
+    private static final Logger log = LoggerFactory.getLogger(InformerRegistry.class);
+
+    private final KubernetesClient client;
+    private final boolean stripManagedFields;
+    // guarded by this
+    private final Map<InformerKey, Entry<?>> entries = new LinkedHashMap<>();
+    private boolean started;
+
+    InformerRegistry(KubernetesClient client, boolean stripManagedFields) {
+        this.client = client;
+        this.stripManagedFields = stripManagedFields;
+    }
+
+    /**
+     * Registers interest in {@code type} within {@code namespaces} (empty: all) and
+     * {@code labelSelector}, and returns the cache view for that scope.
+     *
+     * @param ownerIndex whether the informers need the {@link OwnerIndex}
+     * @param handler receives the events of every informer in the scope; null for none
+     * @param resync how often the handler gets every object replayed; zero for never
+     */
+    synchronized <T extends HasMetadata> ResourceCache<T> register(Class<T> type, Set<String> namespaces,
+            String labelSelector, boolean ownerIndex, EventHandler<? super T> handler, Duration resync) {
+        if (started) {
+            throw new IllegalStateException("informers are already started; register before starting");
+        }
+        List<String> scopes = new ArrayList<>();
+        if (namespaces.isEmpty() || !Namespaced.class.isAssignableFrom(type)) {
+            scopes.add(null);
+        } else {
+            scopes.addAll(namespaces);
+        }
+        List<Entry<T>> scoped = new ArrayList<>();
+        for (String namespace : scopes) {
+            InformerKey key = new InformerKey(type, namespace, labelSelector);
+            @SuppressWarnings("unchecked")
+            Entry<T> entry = (Entry<T>) entries.computeIfAbsent(key, Entry::new);
+            entry.ownerIndex |= ownerIndex;
+            if (handler != null) {
+                entry.handlers.add(new Registration<>(handler, resync.toMillis()));
+            }
+            scoped.add(entry);
+        }
+        return new ResourceCache<>(type, scoped);
+    }
+
+    /** How many informers {@link #start()} creates (or created). */
+    synchronized int size() {
+        return entries.size();
+    }
+
+    /** Creates and starts every registered informer; returns without waiting for their lists. */
+    synchronized void start() {
+        if (started) {
+            throw new IllegalStateException("informers are already started");
+        }
+        started = true;
+        for (Entry<?> entry : entries.values()) {
+            startInformer(entry);
+        }
+    }
+
+    private <T extends HasMetadata> void startInformer(Entry<T> entry) {
+        InformerKey key = entry.key();
+        @SuppressWarnings("unchecked")
+        Class<T> type = (Class<T>) key.type();
+        MixedOperation<T, KubernetesResourceList<T>, Resource<T>> resources = client.resources(type);
+        FilterWatchListDeletable<T, KubernetesResourceList<T>, Resource<T>> scoped =
+                key.namespace() == null ? resources.inAnyNamespace() : resources.inNamespace(key.namespace());
+        if (!key.labelSelector().isEmpty()) {
+            scoped = scoped.withLabelSelector(key.labelSelector());
+        }
+        // fabric8 checks for due resyncs at the informer's period and gives each handler
+        // max(its own period, that check period): create it with the shortest wanted period.
+        long checkPeriod = entry.handlers.stream().mapToLong(Registration::resyncMillis).filter(m -> m > 0)
+                .min().orElse(0);
+        SharedIndexInformer<T> informer = scoped.runnableInformer(checkPeriod);
+        if (stripManagedFields) {
+            informer.itemStore(new ManagedFieldsStrippingStore<>());
+        }
+        if (entry.ownerIndex) {
+            informer.addIndexers(Map.of(OwnerIndex.NAME, OwnerIndex::controllerOwnerUid));
+        }
+        for (Registration<T> registration : entry.handlers) {
+            informer.addEventHandlerWithResyncPeriod(
+                    new InformerEventAdapter<>(registration.handler(), key.describe()), registration.resyncMillis());
+        }
+        entry.informer = informer;
+        entry.started = informer.start().toCompletableFuture();
+        log.debug("Informer started: {} (handlers={}, ownerIndex={})", key.describe(), entry.handlers.size(),
+                entry.ownerIndex);
+    }
+
+    /**
+     * Waits until every informer has completed its first list, within {@code timeout} in total.
+     *
+     * @throws KubeloopConfigurationException naming the first informer that failed or did not sync
+     * @throws InterruptedException if interrupted while waiting
+     */
+    void awaitSynced(Duration timeout) throws InterruptedException {
+        List<Entry<?>> snapshot;
+        synchronized (this) {
+            snapshot = List.copyOf(entries.values());
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Entry<?> entry : snapshot) {
+            try {
+                entry.started.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                throw new KubeloopConfigurationException("The cache of " + entry.key().describe()
+                        + " did not sync within " + timeout.toMillis() + " ms from the API server at "
+                        + client.getMasterUrl() + ".",
+                        "Check that the API server is reachable and that the operator's service account may list "
+                                + "and watch " + HasMetadata.getFullResourceName(entry.key().type())
+                                + ", or raise kubeloop.cache-sync-timeout.");
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                throw new KubeloopConfigurationException("Cannot list and watch " + entry.key().describe()
+                        + " on the API server at " + client.getMasterUrl() + ": " + cause.getMessage(),
+                        "Check that the resource exists on the cluster and that the operator's service account "
+                                + "may list and watch it (RBAC).", cause);
+            }
+        }
+    }
+
+    /** True once every informer has completed its first list. */
+    synchronized boolean hasSynced() {
+        for (Entry<?> entry : entries.values()) {
+            if (entry.informer == null || !entry.informer.hasSynced()) {
+                return false;
+            }
+        }
+        return started;
+    }
+
+    /** Stops every informer (closing its watch). Idempotent. */
+    synchronized void stop() {
+        for (Entry<?> entry : entries.values()) {
+            if (entry.informer != null) {
+                try {
+                    entry.informer.stop();
+                } catch (RuntimeException e) {
+                    log.warn("Informer did not stop cleanly: {}: {}", entry.key().describe(), e.toString());
+                }
+            }
+        }
+    }
+
+    private record Registration<T>(EventHandler<? super T> handler, long resyncMillis) {
+    }
+
+    /**
+     * One shared informer and what its users asked of it. Registration fields are guarded by the
+     * registry's lock and frozen at start; the informer is published once, at start.
+     */
+    static final class Entry<T extends HasMetadata> {
+        private final InformerKey key;
+        private final List<Registration<T>> handlers = new ArrayList<>();
+        private boolean ownerIndex;
+        private volatile SharedIndexInformer<T> informer;
+        private volatile CompletableFuture<Void> started = new CompletableFuture<>();
+
+        Entry(InformerKey key) {
+            this.key = key;
+        }
+
+        InformerKey key() {
+            return key;
+        }
+
+        /** The informer, or null before the registry started. */
+        SharedIndexInformer<T> informer() {
+            return informer;
+        }
+    }
+}

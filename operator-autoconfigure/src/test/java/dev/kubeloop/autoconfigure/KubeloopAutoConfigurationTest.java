@@ -1,0 +1,156 @@
+package dev.kubeloop.autoconfigure;
+
+import static dev.kubeloop.testing.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeloop.api.ResourceReconciler;
+import dev.kubeloop.api.Result;
+import dev.kubeloop.autoconfigure.scan.ScannedWidgetReconciler;
+import dev.kubeloop.autoconfigure.scan.ScanningApplication;
+import dev.kubeloop.runtime.Controller;
+import dev.kubeloop.runtime.ControllerConfig;
+import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.testing.MockCluster;
+import dev.kubeloop.testing.Widget;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The wiring: which beans exist, where reconcilers come from, and how properties override annotations. */
+class KubeloopAutoConfigurationTest {
+
+    private MockCluster cluster;
+    private ApplicationContextRunner runner;
+
+    @BeforeEach
+    void setUp() {
+        cluster = MockCluster.withWidgetCrd();
+        runner = new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(KubeloopAutoConfiguration.class))
+                .withBean(KubernetesClient.class, cluster::client);
+    }
+
+    @AfterEach
+    void tearDown() {
+        cluster.close();
+    }
+
+    @Test
+    void reconcilerClassesInTheApplicationsPackagesBecomeRunningControllers() {
+        runner.withUserConfiguration(ScanningApplication.class).run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(ScannedWidgetReconciler.class);
+            ControllerManager manager = context.getBean(ControllerManager.class);
+            assertThat(manager.isRunning()).isTrue();
+            Controller<?> controller = manager.controller("widget").orElseThrow();
+            assertThat(controller.config().primaryType()).isEqualTo(Widget.class);
+            assertThat(controller.config().workers()).isEqualTo(2);
+            assertThat(controller.config().owns()).containsExactly(ConfigMap.class);
+            assertThat(controller.config().resyncPeriod()).isEqualTo(Duration.ofHours(1));
+
+            cluster.client().resource(Widget.named("ns", "a")).create();
+
+            ScannedWidgetReconciler reconciler = context.getBean(ScannedWidgetReconciler.class);
+            eventually().until(() -> reconciler.count("ns/a") == 1);
+        });
+    }
+
+    @Test
+    void aResourceReconcilerBeanWithoutTheAnnotationIsAControllerWithTheDefaults() {
+        runner.withUserConfiguration(LambdaReconcilerConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            ControllerConfig<?> config = context.getBean(ControllerManager.class).controller("widget").orElseThrow()
+                    .config();
+            assertThat(config.primaryType()).isEqualTo(Widget.class);
+            assertThat(config.workers()).isEqualTo(1);
+            assertThat(config.resyncPeriod()).isEqualTo(ControllerConfig.DEFAULT_RESYNC_PERIOD);
+        });
+    }
+
+    @Test
+    void propertiesOverrideTheAnnotation() {
+        runner.withUserConfiguration(ScanningApplication.class)
+                .withPropertyValues("kubeloop.reconcilers.widget.workers=3",
+                        "kubeloop.reconcilers.widget.namespaces=a,b",
+                        "kubeloop.reconcilers.widget.label-selector=tier=web",
+                        "kubeloop.reconcilers.widget.generation-aware=false",
+                        "kubeloop.reconcilers.widget.resync-period=0",
+                        "kubeloop.reconcilers.widget.reconcile-timeout=5s",
+                        "kubeloop.reconcilers.widget.finalizer=example.com/widget")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    Controller<?> controller = context.getBean(ControllerManager.class).controller("widget")
+                            .orElseThrow();
+                    ControllerConfig<?> config = controller.config();
+                    assertThat(config.workers()).isEqualTo(3);
+                    assertThat(config.namespaces()).containsExactly("a", "b");
+                    assertThat(config.labelSelector()).isEqualTo("tier=web");
+                    assertThat(config.generationAware()).isFalse();
+                    assertThat(config.resyncPeriod()).isZero();
+                    assertThat(config.reconcileTimeout()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(controller.finalizer()).contains("example.com/widget");
+                    assertThat(config.owns()).as("not overridable").containsExactly(ConfigMap.class);
+                });
+    }
+
+    @Test
+    void aReconcilerThatIsAlsoDeclaredAsABeanIsRegisteredOnce() {
+        runner.withUserConfiguration(ScanningApplication.class, ExplicitReconcilerConfiguration.class)
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(ScannedWidgetReconciler.class)
+                        .hasBean("explicitReconciler"));
+    }
+
+    @Test
+    void kubeloopEnabledFalseTurnsEverythingOff() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(KubeloopAutoConfiguration.class))
+                .withUserConfiguration(ScanningApplication.class)
+                .withPropertyValues("kubeloop.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed()
+                        .doesNotHaveBean(ControllerManager.class)
+                        .doesNotHaveBean(KubernetesClient.class)
+                        .doesNotHaveBean(ScannedWidgetReconciler.class)
+                        .doesNotHaveBean(KubeloopProperties.class));
+    }
+
+    @Test
+    void aKubernetesClientIsCreatedOnlyWhenTheApplicationDefinesNone() {
+        runner.run(context -> assertThat(context.getBean(KubernetesClient.class)).isSameAs(cluster.client()));
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(KubeloopAutoConfiguration.class))
+                .withPropertyValues("kubeloop.cache-sync-timeout=1s")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(KubernetesClient.class));
+    }
+
+    @Test
+    void theManagerStopsWithTheContext() {
+        ControllerManager[] manager = new ControllerManager[1];
+        runner.withUserConfiguration(ScanningApplication.class)
+                .run(context -> manager[0] = context.getBean(ControllerManager.class));
+
+        assertThat(manager[0].isRunning()).isFalse();
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("kubeloop-widget-"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class LambdaReconcilerConfiguration {
+        @Bean
+        ResourceReconciler<Widget> lambdaReconciler() {
+            return (widget, context) -> Result.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ExplicitReconcilerConfiguration {
+        @Bean
+        ScannedWidgetReconciler explicitReconciler() {
+            return new ScannedWidgetReconciler();
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.kubeloop.testing;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A fabric8 mock API server in CRUD mode (expectations, when set, win over CRUD) with a client,
+ * one per test. Records every request, so tests can count watches and PATCHes.
+ */
+public final class MockCluster implements AutoCloseable {
+
+    /** MockWebServer logs every request at INFO through java.util.logging; keep the reference so the level sticks. */
+    private static final Logger MOCK_SERVER_LOG = Logger.getLogger("io.fabric8.mockwebserver");
+
+    static {
+        MOCK_SERVER_LOG.setLevel(Level.WARNING);
+    }
+
+    private final KubernetesMockServer server;
+    private final KubernetesClient client;
+    private final List<RecordedRequest> requests = new ArrayList<>();
+
+    private MockCluster() {
+        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+                new KubernetesMixedDispatcher(responses), false);
+        server.init();
+        client = server.createClient();
+    }
+
+    /** A mock cluster with the Widget CRD installed. */
+    public static MockCluster withWidgetCrd() {
+        MockCluster cluster = new MockCluster();
+        cluster.install(Widget.class);
+        return cluster;
+    }
+
+    /** A mock cluster without any CRD. */
+    public static MockCluster empty() {
+        return new MockCluster();
+    }
+
+    public void install(Class<? extends CustomResource<?, ?>> type) {
+        CustomResourceDefinition crd = CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type)
+                .editSpec().editFirstVersion().withNewSubresources().withNewStatus().endStatus().endSubresources()
+                .endVersion().endSpec().build();
+        client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+
+    public KubernetesMockServer server() {
+        return server;
+    }
+
+    /** Every request the server received so far (accumulated across calls). */
+    public synchronized List<RecordedRequest> requests() {
+        try {
+            RecordedRequest next;
+            while ((next = server.takeRequest(0, TimeUnit.MILLISECONDS)) != null) {
+                requests.add(next);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return List.copyOf(requests);
+    }
+
+    public List<RecordedRequest> requests(Predicate<RecordedRequest> filter) {
+        return requests().stream().filter(filter).toList();
+    }
+
+    /** Watch requests whose path contains {@code pathPart}. */
+    public List<RecordedRequest> watches(String pathPart) {
+        return requests(r -> r.getPath().contains(pathPart) && r.getPath().contains("watch=true"));
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.destroy();
+    }
+}
