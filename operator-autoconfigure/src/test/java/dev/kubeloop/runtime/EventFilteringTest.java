@@ -3,14 +3,10 @@ package dev.kubeloop.runtime;
 import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,24 +16,8 @@ import org.junit.jupiter.api.Test;
  * in order and one worker takes keys FIFO, so once a later object has been reconciled, an earlier
  * event that had been enqueued would have been reconciled first.
  */
-class EventFilteringTest {
+class EventFilteringTest extends MockClusterTestSupport {
 
-    private MockCluster cluster;
-    private KubernetesClient client;
-    private ControllerManager manager;
-
-    @BeforeEach
-    void setUp() {
-        cluster = MockCluster.withWidgetCrd();
-        client = cluster.client();
-        manager = ControllerManager.builder(client).shutdownTimeout(Duration.ofSeconds(5)).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.stop();
-        cluster.close();
-    }
 
     @Test
     void statusOnlyUpdatesAreSkippedWhenGenerationAware() {

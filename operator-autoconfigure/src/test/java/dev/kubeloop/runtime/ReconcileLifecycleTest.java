@@ -5,40 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.Result;
-import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Create, update, delete, finalizers and owned objects, end to end against the mock API server. */
-class ReconcileLifecycleTest {
+class ReconcileLifecycleTest extends MockClusterTestSupport {
 
-    private MockCluster cluster;
-    private KubernetesClient client;
-    private ControllerManager manager;
-
-    @BeforeEach
-    void setUp() {
-        cluster = MockCluster.withWidgetCrd();
-        client = cluster.client();
-        manager = ControllerManager.builder(client).shutdownTimeout(Duration.ofSeconds(5)).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.stop();
-        cluster.close();
-    }
 
     @Test
     void reconcilesOnCreateAndAgainOnSpecUpdate() {

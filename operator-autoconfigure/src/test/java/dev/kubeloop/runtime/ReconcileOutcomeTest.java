@@ -6,39 +6,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kubeloop.api.Result;
 import dev.kubeloop.api.TerminalException;
 import dev.kubeloop.testing.Eventually;
-import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.RecordingReconciler.Call;
 import dev.kubeloop.testing.Widget;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** How each kind of reconcile result maps onto the queue: done, requeue, requeueAfter, errors, timeouts, conflicts. */
-class ReconcileOutcomeTest {
+class ReconcileOutcomeTest extends MockClusterTestSupport {
 
-    private MockCluster cluster;
-    private KubernetesClient client;
-    private ControllerManager manager;
-
-    @BeforeEach
-    void setUp() {
-        cluster = MockCluster.withWidgetCrd();
-        client = cluster.client();
-        manager = ControllerManager.builder(client).shutdownTimeout(Duration.ofSeconds(5)).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.stop();
-        cluster.close();
-    }
 
     private Controller<Widget> start(RecordingReconciler reconciler, ControllerConfig.Builder<Widget> config) {
         Controller<Widget> controller = manager.register(config.build(), reconciler);

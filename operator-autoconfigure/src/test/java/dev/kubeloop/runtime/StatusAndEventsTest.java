@@ -4,39 +4,18 @@ import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.api.Result;
-import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Status writes through /status and Kubernetes Events, against the mock API server. */
-class StatusAndEventsTest {
+class StatusAndEventsTest extends MockClusterTestSupport {
 
-    private MockCluster cluster;
-    private KubernetesClient client;
-    private ControllerManager manager;
-
-    @BeforeEach
-    void setUp() {
-        cluster = MockCluster.withWidgetCrd();
-        client = cluster.client();
-        manager = ControllerManager.builder(client).shutdownTimeout(Duration.ofSeconds(5)).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        manager.stop();
-        cluster.close();
-    }
 
     @Test
     void updateStatusPatchesOnlyStatusInOneRequestAndLeavesSpecUntouched() {

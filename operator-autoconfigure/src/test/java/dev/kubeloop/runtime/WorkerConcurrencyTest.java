@@ -5,41 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.api.Result;
 import dev.kubeloop.testing.Eventually;
-import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.RecordingReconciler.Call;
 import dev.kubeloop.testing.Widget;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Workers: isolation between keys, exclusivity per key, thread names, MDC and draining on stop. */
-class WorkerConcurrencyTest {
+class WorkerConcurrencyTest extends MockClusterTestSupport {
 
-    private MockCluster cluster;
-    private KubernetesClient client;
-    private ControllerManager manager;
     private final CountDownLatch release = new CountDownLatch(1);
 
-    @BeforeEach
-    void setUp() {
-        cluster = MockCluster.withWidgetCrd();
-        client = cluster.client();
-        manager = ControllerManager.builder(client).shutdownTimeout(Duration.ofSeconds(5)).build();
-    }
-
-    @AfterEach
-    void tearDown() {
+    @Override
+    protected void beforeStop() {
         release.countDown();
-        manager.stop();
-        cluster.close();
     }
 
     @Test
