@@ -1,0 +1,125 @@
+package dev.kubeloop.benchmarks.compare;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * Where a contender's CPU went, from a JFR recording made with {@code --jfr=<contender>}: the
+ * execution samples attributed to the library that was running (the first frame outside the JDK,
+ * counting from the top of the stack, so a HashMap lookup inside Jackson counts as Jackson), by
+ * thread, and the hottest methods.
+ *
+ * <pre>java -cp benchmarks/target/benchmarks.jar dev.kubeloop.benchmarks.compare.JfrBreakdown target/compare/jfr/coldstart-kubeloop-r1.jfr</pre>
+ */
+public final class JfrBreakdown {
+
+    /** Package prefixes to the library name shown, first match wins. */
+    private static final Map<String, String> LIBRARIES = new LinkedHashMap<>();
+
+    static {
+        LIBRARIES.put("dev.kubeloop.benchmarks.", "benchmark harness");
+        LIBRARIES.put("dev.kubeloop.", "kubeloop runtime");
+        LIBRARIES.put("io.javaoperatorsdk.", "josdk");
+        LIBRARIES.put("com.fasterxml.jackson.", "jackson (JSON)");
+        LIBRARIES.put("io.fabric8.kubernetes.client.", "fabric8 client");
+        LIBRARIES.put("io.fabric8.kubernetes.api.", "fabric8 model");
+        LIBRARIES.put("io.fabric8.", "fabric8 other");
+        LIBRARIES.put("io.vertx.", "vert.x + netty (HTTP)");
+        LIBRARIES.put("io.netty.", "vert.x + netty (HTTP)");
+        LIBRARIES.put("org.springframework.", "spring");
+        LIBRARIES.put("ch.qos.logback.", "logging");
+        LIBRARIES.put("org.slf4j.", "logging");
+    }
+
+    private JfrBreakdown() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length == 0) {
+            System.err.println("usage: JfrBreakdown <recording.jfr>...");
+            System.exit(2);
+        }
+        for (String file : args) {
+            print(file, RecordingFile.readAllEvents(Path.of(file)));
+        }
+    }
+
+    private static void print(String file, List<RecordedEvent> events) {
+        Map<String, Integer> byLibrary = new HashMap<>();
+        Map<String, Integer> byThread = new HashMap<>();
+        Map<String, Integer> byMethod = new HashMap<>();
+        Map<String, Integer> frameworkInclusive = new HashMap<>();
+        int samples = 0;
+        for (RecordedEvent event : events) {
+            if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
+                continue;
+            }
+            samples++;
+            RecordedStackTrace stack = event.getStackTrace();
+            byLibrary.merge(library(stack.getFrames()), 1, Integer::sum);
+            String thread = event.getThread("sampledThread") == null ? "?" : event.getThread("sampledThread").getJavaName();
+            byThread.merge(thread == null ? "?" : thread.replaceAll("\\d+", "#"), 1, Integer::sum);
+            if (!stack.getFrames().isEmpty()) {
+                RecordedFrame top = stack.getFrames().get(0);
+                byMethod.merge(top.getMethod().getType().getName() + "." + top.getMethod().getName(), 1, Integer::sum);
+            }
+            frameworkMethods(stack.getFrames()).forEach(method -> frameworkInclusive.merge(method, 1, Integer::sum));
+        }
+        System.out.printf("%s: %,d execution samples (Java threads only; GC and JIT threads are not sampled)%n", file,
+                samples);
+        table("library (first non-JDK frame from the top)", byLibrary, samples, 20);
+        table("thread", byThread, samples, 12);
+        table("top method (self)", byMethod, samples, 15);
+        table("framework method on the stack (inclusive: kubeloop, josdk, harness)", frameworkInclusive, samples, 25);
+    }
+
+    /** The distinct kubeloop, JOSDK and harness methods on a stack: where the framework's own code leads. */
+    private static Set<String> frameworkMethods(List<RecordedFrame> frames) {
+        Set<String> methods = new LinkedHashSet<>();
+        for (RecordedFrame frame : frames) {
+            String type = frame.getMethod().getType().getName();
+            if (type.startsWith("dev.kubeloop.") || type.startsWith("io.javaoperatorsdk.")) {
+                String simple = type.substring(type.lastIndexOf('.') + 1);
+                methods.add(simple + "." + frame.getMethod().getName());
+            }
+        }
+        return methods;
+    }
+
+    private static String library(List<RecordedFrame> frames) {
+        for (RecordedFrame frame : frames) {
+            String type = frame.getMethod().getType().getName();
+            if (type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.")
+                    || type.startsWith("com.sun.")) {
+                continue;
+            }
+            for (Map.Entry<String, String> library : LIBRARIES.entrySet()) {
+                if (type.startsWith(library.getKey())) {
+                    return library.getValue();
+                }
+            }
+            return "other: " + type.substring(0, Math.max(0, type.lastIndexOf('.')));
+        }
+        return "JDK only";
+    }
+
+    private static void table(String title, Map<String, Integer> counts, int total, int limit) {
+        System.out.printf("%n| %s | samples | share |%n|---|---:|---:|%n", title);
+        counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                .limit(limit)
+                .forEach(entry -> System.out.printf(Locale.ROOT, "| %s | %,d | %.1f%% |%n", entry.getKey(),
+                        entry.getValue(), 100.0 * entry.getValue() / Math.max(1, total)));
+    }
+}

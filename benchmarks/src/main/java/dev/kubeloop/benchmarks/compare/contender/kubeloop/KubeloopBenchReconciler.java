@@ -1,0 +1,32 @@
+package dev.kubeloop.benchmarks.compare.contender.kubeloop;
+
+import dev.kubeloop.api.ReconcileContext;
+import dev.kubeloop.api.Reconciler;
+import dev.kubeloop.api.ResourceReconciler;
+import dev.kubeloop.api.Result;
+import dev.kubeloop.benchmarks.compare.contender.ReconcileProbe;
+import dev.kubeloop.benchmarks.compare.model.BenchResource;
+import dev.kubeloop.benchmarks.compare.model.BenchStatus;
+
+/**
+ * The benchmark's reconcile the way a Kubeloop user writes it: set the status on the object
+ * (Kubeloop hands in a copy of the cached one) and write it with {@link ReconcileContext#updateStatus}.
+ * The worker count is the issue's W = 4; the launcher passes the same value as a property too.
+ */
+@Reconciler(name = "benchresource", workers = 4)
+public class KubeloopBenchReconciler implements ResourceReconciler<BenchResource> {
+
+    private final ReconcileProbe probe;
+
+    public KubeloopBenchReconciler(ReconcileProbe probe) {
+        this.probe = probe;
+    }
+
+    @Override
+    public Result reconcile(BenchResource resource, ReconcileContext<BenchResource> context) {
+        probe.reconcileStarted(resource);
+        resource.setStatus(new BenchStatus(resource.generation()));
+        context.updateStatus(resource);
+        return Result.done();
+    }
+}

@@ -1,0 +1,49 @@
+package dev.kubeloop.benchmarks.compare.scenario;
+
+import dev.kubeloop.benchmarks.compare.contender.ContenderMain;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * How contender JVMs are started: the same java binary and class path as the launcher, a fixed
+ * heap for all ({@code -Xms} = {@code -Xmx}), G1 (what the JVM picks on this machine anyway, made
+ * explicit), and a JFR recording for the contenders asked for.
+ *
+ * @param heap the {@code -Xmx} value, e.g. {@code 1g}
+ * @param workers worker threads for every contender
+ * @param outDir where logs and recordings go
+ * @param jfrContenders contenders to record with JFR ({@code settings=profile})
+ * @param timeout the longest any single wait may take
+ * @param settle the quiet period before CPU is read (see {@link ScenarioContext#settle()})
+ */
+public record LaunchSettings(String heap, int workers, Path outDir, Set<String> jfrContenders, Duration timeout,
+        Duration settle) {
+
+    List<String> command(String contender, String runName, List<String> contenderArgs) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xms" + heap);
+        command.add("-Xmx" + heap);
+        command.add("-XX:+UseG1GC");
+        if (jfrContenders.contains(contender)) {
+            command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+                    + jfrFile(runName).toAbsolutePath());
+        }
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(ContenderMain.class.getName());
+        command.addAll(contenderArgs);
+        return command;
+    }
+
+    Path logFile(String runName) {
+        return outDir.resolve("logs").resolve(runName + ".log");
+    }
+
+    Path jfrFile(String runName) {
+        return outDir.resolve("jfr").resolve(runName + ".jfr");
+    }
+}
