@@ -21,7 +21,8 @@ import java.util.List;
  * The side-by-side harness: runs every scenario for every contender, round after round, each run
  * in a fresh contender JVM against a fresh API server state, and prints one table of medians,
  * spreads and ratios (also written to {@code <out>/results-<time>.md}). Progress and per-run
- * values go to stderr; contender logs to {@code <out>/logs}. See docs/performance.md.
+ * values go to stderr; contender logs to {@code <out>/logs}. Exits with 1 if any run failed.
+ * See docs/performance.md.
  *
  * <pre>
  * ./mvnw -B -pl benchmarks -am package -DskipTests
@@ -41,6 +42,7 @@ public final class CompareMain {
         }
         List<Scenario> scenarios = options.scenarios();
         List<String> contenders = options.contenders();
+        boolean failed;
         try (ApiServer server = options.useKubeconfig() ? new KubeconfigApiServer() : new MockApiServer(options.mockWatchReplay())) {
             ScenarioContext context = new ScenarioContext(server, options.launchSettings());
             warmUp(options, context);
@@ -61,7 +63,11 @@ public final class CompareMain {
             Files.createDirectories(file.getParent());
             Files.writeString(file, report, StandardCharsets.UTF_8);
             System.err.println("table written to " + file);
+            failed = results.hasFailures();
         }
+        // a mock server whose shutdown timed out (see MockApiServer) leaves non-daemon vert.x
+        // threads behind, which would keep the launcher alive after the table is out
+        System.exit(failed ? 1 : 0);
     }
 
     /**

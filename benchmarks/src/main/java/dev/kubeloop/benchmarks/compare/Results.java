@@ -26,6 +26,11 @@ final class Results {
         runs(scenario, contender).failures.add(reason);
     }
 
+    boolean hasFailures() {
+        return runs.values().stream().flatMap(byContender -> byContender.values().stream())
+                .anyMatch(contenderRuns -> !contenderRuns.failures.isEmpty());
+    }
+
     Map<Scenario, Map<String, Runs>> all() {
         return runs;
     }

@@ -96,7 +96,11 @@ public final class MockApiServer implements ApiServer {
             try {
                 server.destroy();
             } catch (RuntimeException e) {
-                // the run's measurements are complete; a slow teardown must not discard them
+                // the run's measurements are complete; a slow teardown must not discard them. The
+                // known cause: a watch closed while the mock still had events to send for it blocks
+                // the event loop (WatchEventsListener.onClosed waits up to a minute for its sender,
+                // whose sends need that event loop), so the HTTP server cannot close in time and its
+                // vert.x instance stays (idle) until the launcher exits
                 System.err.println("mock server did not shut down cleanly: " + e);
             }
             try {
