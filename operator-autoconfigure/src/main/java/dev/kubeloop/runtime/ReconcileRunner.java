@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.MDC;
 
@@ -68,10 +67,10 @@ final class ReconcileRunner<T extends HasMetadata> {
         if (cached == null) {
             return Outcome.GONE;
         }
-        T object = client.getKubernetesSerialization().clone(cached);
+        T object = ResourceCopies.deepCopy(client.getKubernetesSerialization(), cached);
         MDC.put(MDC_CONTROLLER, name);
         MDC.put(MDC_KEY, key.toString());
-        MDC.put(MDC_RECONCILE_ID, UUID.randomUUID().toString());
+        MDC.put(MDC_RECONCILE_ID, ReconcileIds.next());
         Outcome outcome;
         boolean timedOut = false;
         ReconcileTimeouts.Deadline deadline = timeouts.start(timeout);

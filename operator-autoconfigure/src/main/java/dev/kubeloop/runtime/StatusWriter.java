@@ -2,7 +2,6 @@ package dev.kubeloop.runtime;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.util.Map;
 
 /**
  * Writes an object's status through the {@code /status} subresource in one request: a JSON patch
@@ -20,9 +19,7 @@ final class StatusWriter {
         if (resource == null || resource.getMetadata() == null || resource.getMetadata().getName() == null) {
             throw new IllegalArgumentException("updateStatus needs an object with metadata.name");
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> tree = client.getKubernetesSerialization().convertValue(resource, Map.class);
-        Object status = tree.get("status");
+        Object status = ResourceCopies.status(client.getKubernetesSerialization(), resource);
         if (status == null) {
             throw new IllegalArgumentException(resource.getKind() + " " + resource.getMetadata().getName()
                     + " has no status to write");

@@ -3,6 +3,7 @@ package dev.kubeloop.runtime;
 import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.Result;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
@@ -48,6 +49,28 @@ class StatusAndEventsTest extends MockClusterTestSupport {
         assertThat(stored.getSpec().getColor()).isEqualTo("blue");
         assertThat(stored.getStatus().getMessage()).isEqualTo("ready");
         assertThat(stored.getStatus().getObservedGeneration()).isEqualTo(1L);
+    }
+
+    @Test
+    void theReconcilerWorksOnACopySoTheSharedCacheStaysAsTheServerSentIt() {
+        RecordingReconciler reconciler = new RecordingReconciler().behaving((widget, context) -> {
+            widget.getSpec().setColor("red");
+            widget.getMetadata().getLabels().put("touched", "yes");
+            widget.setStatus(new Widget.Status());
+            widget.getStatus().setMessage("local only");
+            return Result.done();
+        });
+        manager.register(ControllerConfig.builder("widget", Widget.class).build(), reconciler);
+        manager.start();
+
+        client.resource(Widget.named("ns", "a")).create();
+
+        Controller<?> controller = manager.controller("widget").orElseThrow();
+        eventually().until(() -> controller.count(ReconcileOutcome.SUCCESS) >= 1);
+        Widget cached = (Widget) controller.primaryCache().get(new ObjectKey("ns", "a")).orElseThrow();
+        assertThat(cached.getSpec().getColor()).isEqualTo("blue");
+        assertThat(cached.getMetadata().getLabels()).doesNotContainKey("touched");
+        assertThat(cached.getStatus()).isNull();
     }
 
     @Test

@@ -1,0 +1,93 @@
+package dev.kubeloop.benchmarks.copy;
+
+import dev.kubeloop.benchmarks.compare.model.BenchObjects;
+import dev.kubeloop.benchmarks.compare.model.BenchResource;
+import dev.kubeloop.benchmarks.compare.model.BenchStatus;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What a reconcile pays before and after the user's code: the deep copy of the cached object
+ * (the reconciler may modify it) and taking the status out of it for the status write. Compares
+ * the ways fabric8's own serialization offers: text round trip ({@code clone}) and a Jackson
+ * token-buffer conversion ({@code convertValue}), and for the status a whole-object conversion to
+ * a map against reading the status field.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class ObjectCopyBenchmark {
+
+    @Param({"bench", "deployment"})
+    public String object;
+
+    private final KubernetesSerialization serialization = new KubernetesSerialization();
+    private Object cached;
+
+    @Setup
+    public void setUp() {
+        if (object.equals("bench")) {
+            BenchResource resource = BenchObjects.create("ns", "bench-00001");
+            resource.getMetadata().setResourceVersion("12345");
+            resource.getMetadata().setUid("9f0c3f8e-1111-2222-3333-444455556666");
+            resource.setStatus(new BenchStatus(1L));
+            cached = resource;
+        } else {
+            cached = new DeploymentBuilder()
+                    .withNewMetadata().withName("web").withNamespace("ns").withResourceVersion("12345")
+                    .withLabels(Map.of("app", "web", "tier", "frontend")).endMetadata()
+                    .withNewSpec().withReplicas(3)
+                    .withNewSelector().withMatchLabels(Map.of("app", "web")).endSelector()
+                    .withNewTemplate().withNewMetadata().withLabels(Map.of("app", "web")).endMetadata()
+                    .withNewSpec().addNewContainer().withName("web").withImage("nginx:1.27")
+                    .addNewPort().withContainerPort(80).endPort()
+                    .addNewEnv().withName("MODE").withValue("production").endEnv()
+                    .endContainer().endSpec().endTemplate().endSpec()
+                    .withNewStatus().withReplicas(3).withReadyReplicas(3).withObservedGeneration(4L).endStatus()
+                    .build();
+        }
+    }
+
+    @Benchmark
+    public Object copyByTextRoundTrip() {
+        return serialization.clone(cached);
+    }
+
+    @Benchmark
+    public Object copyByTokenBuffer() {
+        return serialization.convertValue(cached, cached.getClass());
+    }
+
+    @Benchmark
+    public Object statusByMapConversion() {
+        return serialization.convertValue(cached, Map.class).get("status");
+    }
+
+    @Benchmark
+    public Object statusAsJsonDirect() {
+        Object status = cached instanceof BenchResource bench ? bench.getStatus() : ((Deployment) cached).getStatus();
+        return serialization.asJson(status);
+    }
+
+    @Benchmark
+    public Object statusAsJsonViaMap() {
+        return serialization.asJson(serialization.convertValue(cached, Map.class).get("status"));
+    }
+}
