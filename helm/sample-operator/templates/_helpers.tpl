@@ -1,0 +1,70 @@
+{{/* Chart name, truncated to the 63 characters a label value allows. */}}
+{{- define "sample-operator.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Fully qualified app name: release-chart, unless the release name already contains the chart name. */}}
+{{- define "sample-operator.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "sample-operator.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "sample-operator.labels" -}}
+helm.sh/chart: {{ include "sample-operator.chart" . }}
+{{ include "sample-operator.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: kubeloop
+{{- end }}
+
+{{- define "sample-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "sample-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "sample-operator.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "sample-operator.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* The Prometheus job of the metrics Service, used by the alert expressions. */}}
+{{- define "sample-operator.metricsJob" -}}
+{{ include "sample-operator.fullname" . }}-metrics
+{{- end }}
+
+{{/* What the operator does to Websites and the objects it owns: the rules of its (Cluster)Role. */}}
+{{- define "sample-operator.workloadRules" -}}
+- apiGroups: ["sample.kubeloop.dev"]
+  resources: ["websites"]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: ["sample.kubeloop.dev"]
+  resources: ["websites/status"]
+  verbs: ["get", "patch", "update"]
+- apiGroups: ["sample.kubeloop.dev"]
+  resources: ["websites/finalizers"]
+  verbs: ["update"]
+- apiGroups: [""]
+  resources: ["configmaps", "services"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+- apiGroups: ["apps"]
+  resources: ["deployments"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create", "patch"]
+{{- end }}

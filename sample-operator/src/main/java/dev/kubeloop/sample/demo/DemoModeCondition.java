@@ -1,0 +1,54 @@
+package dev.kubeloop.sample.demo;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+/**
+ * Matches when the demo API server should run: {@code sample.demo=on}, or {@code auto} (the
+ * default) and no cluster is configured: not inside a pod, no {@code KUBECONFIG} file, no
+ * {@code ~/.kube/config}, no {@code kubernetes.master}. {@code off} never runs it.
+ */
+class DemoModeCondition extends SpringBootCondition {
+
+    static final String PROPERTY = "sample.demo";
+
+    @Override
+    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+        Environment environment = context.getEnvironment();
+        String mode = environment.getProperty(PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
+        return switch (mode) {
+            case "on", "true" -> ConditionOutcome.match(PROPERTY + "=" + mode);
+            case "off", "false" -> ConditionOutcome.noMatch(PROPERTY + "=" + mode);
+            case "auto" -> clusterConfigured(environment) == null
+                    ? ConditionOutcome.match("no cluster configured")
+                    : ConditionOutcome.noMatch(clusterConfigured(environment));
+            default -> throw new IllegalStateException("Invalid value '" + mode + "' for property " + PROPERTY
+                    + ": expected auto, on or off");
+        };
+    }
+
+    /** Why a cluster counts as configured, or null. */
+    static String clusterConfigured(Environment environment) {
+        if (environment.getProperty("KUBERNETES_SERVICE_HOST") != null) {
+            return "running in a pod (KUBERNETES_SERVICE_HOST is set)";
+        }
+        if (environment.getProperty("kubernetes.master") != null || environment.getProperty("KUBERNETES_MASTER") != null) {
+            return "kubernetes.master is set";
+        }
+        String kubeconfig = environment.getProperty("KUBECONFIG", environment.getProperty("kubeconfig"));
+        if (kubeconfig != null && !kubeconfig.isBlank()) {
+            boolean exists = Arrays.stream(kubeconfig.split(java.io.File.pathSeparator))
+                    .anyMatch(file -> !file.isBlank() && Files.isRegularFile(Path.of(file)));
+            return exists ? "KUBECONFIG points at " + kubeconfig : null;
+        }
+        Path home = Path.of(System.getProperty("user.home"), ".kube", "config");
+        return Files.isRegularFile(home) ? home + " exists" : null;
+    }
+}
