@@ -1,0 +1,212 @@
+package dev.kubeloop.sample.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The Helm chart, linted and rendered by a real Helm engine (helm-java), asserted object by object. */
+class HelmChartTest {
+
+    @Test
+    void lintsCleanInStrictMode() {
+        LintResult result = new Helm(RenderedChart.CHART).lint().strict().call();
+        assertThat(result.isFailed()).as(String.join("\n", result.getMessages())).isFalse();
+        assertThat(result.getMessages()).noneMatch(message -> message.contains("[WARNING]")
+                || message.contains("[ERROR]"));
+    }
+
+    @Test
+    void defaultsRenderTwoLeaderElectedReplicasWithProbesOnTheManagementPort() {
+        RenderedChart chart = RenderedChart.render(Map.of());
+
+        assertThat(chart.kinds()).containsExactlyInAnyOrder("ServiceAccount", "Role", "RoleBinding", "ClusterRole",
+                "ClusterRoleBinding", "Service", "Deployment", "PodDisruptionBudget");
+        Deployment deployment = chart.one(Deployment.class);
+        assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+        assertThat(deployment.getMetadata().getNamespace()).isEqualTo(RenderedChart.NAMESPACE);
+        Container operator = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(operator.getPorts()).singleElement().satisfies(port -> {
+            assertThat(port.getName()).isEqualTo("management");
+            assertThat(port.getContainerPort()).isEqualTo(8081);
+        });
+        assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
+        assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
+        assertThat(operator.getStartupProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
+        assertThat(operator.getLivenessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("management");
+        Map<String, String> env = env(operator);
+        assertThat(env).containsEntry("KUBELOOP_LEADER_ELECTION_ENABLED", "true")
+                .containsEntry("KUBELOOP_LEADER_ELECTION_LEASE_NAME", "kl-sample-operator-leader")
+                .containsEntry("KUBELOOP_LEADER_ELECTION_LEASE_NAMESPACE", RenderedChart.NAMESPACE)
+                .containsEntry("MANAGEMENT_SERVER_PORT", "8081")
+                .containsEntry("MANAGEMENT_ENDPOINTS_WEB_EXPOSURE_INCLUDE", "health,info,prometheus,kubeloop")
+                .containsEntry("MANAGEMENT_ENDPOINT_KUBELOOP_ACCESS", "read-only")
+                .containsEntry("SAMPLE_DEMO", "off")
+                .doesNotContainKey("KUBELOOP_RECONCILERS_WEBSITE_NAMESPACES");
+        assertThat(env.get("JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError");
+        assertThat(operator.getResources().getLimits()).containsKeys("cpu", "memory");
+        assertThat(operator.getResources().getRequests()).containsKeys("cpu", "memory");
+        assertThat(deployment.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds()).isEqualTo(45L);
+        assertThat(chart.one(PodDisruptionBudget.class).getSpec().getMinAvailable().getIntVal()).isEqualTo(1);
+        assertThat(chart.one(Service.class).getSpec().getPorts()).singleElement()
+                .satisfies(port -> assertThat(port.getTargetPort().getStrVal()).isEqualTo("management"));
+        assertThat(chart.one(ServiceAccount.class).getMetadata().getName())
+                .isEqualTo(deployment.getSpec().getTemplate().getSpec().getServiceAccountName());
+    }
+
+    @Test
+    void podSatisfiesPodSecurityRestrictedFieldByField() {
+        PodSpec pod = RenderedChart.render(Map.of()).one(Deployment.class).getSpec().getTemplate().getSpec();
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getRunAsUser()).isNotZero();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
+        assertThat(pod.getHostPID()).isNotEqualTo(Boolean.TRUE);
+        assertThat(pod.getHostIPC()).isNotEqualTo(Boolean.TRUE);
+        assertThat(pod.getVolumes()).allSatisfy(volume -> assertThat(volume.getHostPath()).isNull());
+        for (Container container : pod.getContainers()) {
+            var security = container.getSecurityContext();
+            assertThat(security.getAllowPrivilegeEscalation()).isFalse();
+            assertThat(security.getPrivileged()).isNotEqualTo(Boolean.TRUE);
+            assertThat(security.getReadOnlyRootFilesystem()).isTrue();
+            assertThat(security.getRunAsNonRoot()).isTrue();
+            assertThat(security.getCapabilities().getDrop()).containsExactly("ALL");
+            assertThat(security.getCapabilities().getAdd()).isNullOrEmpty();
+            assertThat(security.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+            assertThat(container.getPorts()).allSatisfy(port -> assertThat(port.getHostPort()).isNull());
+            assertThat(container.getVolumeMounts()).anySatisfy(mount -> assertThat(mount.getMountPath()).isEqualTo("/tmp"));
+        }
+        assertThat(pod.getVolumes()).anySatisfy(volume -> {
+            assertThat(volume.getName()).isEqualTo("tmp");
+            assertThat(volume.getEmptyDir()).isNotNull();
+        });
+    }
+
+    @Test
+    void rbacGrantsOnlyWhatTheOperatorUsesAndNoWildcards() {
+        RenderedChart chart = RenderedChart.render(Map.of());
+        List<PolicyRule> clusterRules = chart.one(ClusterRole.class).getRules();
+        assertThat(resources(clusterRules)).containsExactlyInAnyOrder("websites", "websites/status",
+                "websites/finalizers", "configmaps", "services", "deployments", "events");
+        Role leases = chart.one(Role.class);
+        assertThat(leases.getMetadata().getNamespace()).isEqualTo(RenderedChart.NAMESPACE);
+        assertThat(leases.getRules()).singleElement().satisfies(rule -> {
+            assertThat(rule.getApiGroups()).containsExactly("coordination.k8s.io");
+            assertThat(rule.getResources()).containsExactly("leases");
+            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "create", "update");
+        });
+        for (List<PolicyRule> rules : List.of(clusterRules, leases.getRules())) {
+            assertThat(rules).allSatisfy(rule -> {
+                assertThat(rule.getVerbs()).doesNotContain("*");
+                assertThat(rule.getResources()).doesNotContain("*", "secrets");
+                assertThat(rule.getApiGroups()).doesNotContain("*");
+                assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
+            });
+        }
+        assertThat(chart.one(ClusterRoleBinding.class).getSubjects()).singleElement()
+                .satisfies(subject -> assertThat(subject.getNamespace()).isEqualTo(RenderedChart.NAMESPACE));
+    }
+
+    @Test
+    void watchNamespacesReplaceTheClusterRoleWithOneRolePerNamespace() {
+        RenderedChart chart = RenderedChart.render(Map.of("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b"));
+
+        assertThat(chart.all(ClusterRole.class)).isEmpty();
+        assertThat(chart.all(ClusterRoleBinding.class)).isEmpty();
+        assertThat(chart.all(Role.class)).extracting(role -> role.getMetadata().getNamespace())
+                .containsExactlyInAnyOrder(RenderedChart.NAMESPACE, "team-a", "team-b");
+        assertThat(chart.all(RoleBinding.class)).hasSize(3);
+        assertThat(env(chart.one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0)))
+                .containsEntry("KUBELOOP_RECONCILERS_WEBSITE_NAMESPACES", "team-a,team-b");
+    }
+
+    @Test
+    void monitoringObjectsAppearOnlyWhenEnabled() throws Exception {
+        RenderedChart defaults = RenderedChart.render(Map.of());
+        assertThat(defaults.kinds()).doesNotContain("ServiceMonitor", "PrometheusRule");
+        assertThat(defaults.all(ConfigMap.class)).isEmpty();
+
+        RenderedChart monitored = RenderedChart.render(Map.of("metrics.serviceMonitor.enabled", "true",
+                "metrics.prometheusRule.enabled", "true", "metrics.grafanaDashboard.enabled", "true"));
+        GenericKubernetesResource serviceMonitor = (GenericKubernetesResource) monitored.kind("ServiceMonitor")
+                .orElseThrow();
+        assertThat(serviceMonitor.<String>get("spec", "endpoints", 0, "path")).isEqualTo("/actuator/prometheus");
+        assertThat(serviceMonitor.<String>get("spec", "endpoints", 0, "port")).isEqualTo("management");
+        GenericKubernetesResource rule = (GenericKubernetesResource) monitored.kind("PrometheusRule").orElseThrow();
+        List<Map<String, Object>> alerts = rule.get("spec", "groups", 0, "rules");
+        assertThat(alerts).extracting(alert -> alert.get("alert")).containsExactlyInAnyOrder(
+                "KubeloopReconcileErrorRatioHigh", "KubeloopWorkQueueDepthGrowing", "KubeloopWorkerStuck",
+                "KubeloopNoLeader");
+        assertThat(alerts).allSatisfy(alert -> assertThat((String) alert.get("expr")).contains("job=\"kl-sample-operator-metrics\""));
+        ConfigMap dashboard = monitored.one(ConfigMap.class);
+        JsonNode json = new ObjectMapper().readTree(dashboard.getData().get("kubeloop-operator.json"));
+        Set<String> expressions = json.get("panels").findValuesAsText("expr").stream().collect(Collectors.toSet());
+        assertThat(String.join("\n", expressions)).contains("controller_runtime_reconcile_total",
+                "controller_runtime_reconcile_time_seconds_bucket", "workqueue_depth",
+                "workqueue_queue_duration_seconds_bucket", "controller_runtime_active_workers",
+                "leader_election_master_status");
+    }
+
+    @Test
+    void singleReplicaHasNoDisruptionBudgetAndWriteAccessIsOptIn() {
+        RenderedChart chart = RenderedChart.render(Map.of("replicaCount", "1", "introspectionWriteAccess", "true"));
+        assertThat(chart.all(PodDisruptionBudget.class)).isEmpty();
+        assertThat(env(chart.one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0)))
+                .containsEntry("MANAGEMENT_ENDPOINT_KUBELOOP_ACCESS", "unrestricted");
+    }
+
+    @Test
+    void invalidValuesFailWithAMessageNamingTheValue() {
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("leaderElection.enabled", "false")))
+                .hasMessageContaining("replicaCount > 1 needs leaderElection.enabled=true");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("leaderElection.renewDeadlineSeconds", "20")))
+                .hasMessageContaining("leaderElection.leaseDurationSeconds must be greater");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("replicaCount", "0")))
+                .hasMessageContaining("replicaCount");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("operator.logLevel", "LOUD")))
+                .hasMessageContaining("logLevel");
+    }
+
+    @Test
+    void theChartsCrdIsTheOneGeneratedFromTheJavaClasses() throws Exception {
+        String name = "websites.sample.kubeloop.dev-v1.yml";
+        Path generated = Path.of("target", "classes", "META-INF", "fabric8", name);
+        Path inChart = RenderedChart.CHART.resolve("crds").resolve(name);
+        assertThat(generated).as("generated by the crd-generator-maven-plugin").exists();
+        assertThat(Files.readString(inChart)).as("helm/sample-operator/crds/" + name
+                + " has drifted from the generated CRD; copy " + generated + " over it").isEqualTo(Files.readString(generated));
+    }
+
+    private static Map<String, String> env(Container container) {
+        return container.getEnv().stream().filter(e -> e.getValue() != null)
+                .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
+    }
+
+    private static List<String> resources(List<PolicyRule> rules) {
+        return rules.stream().flatMap(rule -> rule.getResources().stream()).toList();
+    }
+}

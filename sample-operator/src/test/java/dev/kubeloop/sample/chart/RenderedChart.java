@@ -1,0 +1,71 @@
+package dev.kubeloop.sample.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.TemplateCommand;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The objects {@code helm template} renders for the chart with some values set, parsed with
+ * fabric8 (kinds fabric8 does not know, such as ServiceMonitor, come back as
+ * GenericKubernetesResource).
+ */
+final class RenderedChart {
+
+    static final Path CHART = Path.of("..", "helm", "sample-operator");
+    static final String RELEASE = "kl";
+    static final String NAMESPACE = "operators";
+
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    private final List<HasMetadata> objects;
+
+    private RenderedChart(List<HasMetadata> objects) {
+        this.objects = objects;
+    }
+
+    static RenderedChart render(Map<String, Object> values) {
+        TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE);
+        values.forEach(template::set);
+        return new RenderedChart(parse(template.call()));
+    }
+
+    static List<HasMetadata> parse(String manifests) {
+        List<HasMetadata> objects = new ArrayList<>();
+        for (String document : manifests.split("(?m)^---\\s*$")) {
+            if (document.lines().anyMatch(line -> line.startsWith("kind:"))) {
+                objects.add(SERIALIZATION.unmarshal(document, HasMetadata.class));
+            }
+        }
+        return objects;
+    }
+
+    List<HasMetadata> all() {
+        return objects;
+    }
+
+    <T extends HasMetadata> List<T> all(Class<T> type) {
+        return objects.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    <T extends HasMetadata> T one(Class<T> type) {
+        List<T> found = all(type);
+        assertThat(found).as("rendered objects of type " + type.getSimpleName()).hasSize(1);
+        return found.get(0);
+    }
+
+    Optional<HasMetadata> kind(String kind) {
+        return objects.stream().filter(o -> kind.equals(o.getKind())).findFirst();
+    }
+
+    List<String> kinds() {
+        return objects.stream().map(HasMetadata::getKind).toList();
+    }
+}
