@@ -278,6 +278,23 @@ public final class PriorityWorkQueue<T> implements WorkQueue<T> {
         }
     }
 
+    /** Where {@code item} stands right now: absent, waiting for a delay, queued, or held by a worker. */
+    public ItemState state(T item) {
+        lock.lock();
+        try {
+            QueueEntry<T> entry = entries.get(item);
+            if (entry == null) {
+                return ItemState.ABSENT;
+            }
+            if (entry.processing) {
+                return ItemState.PROCESSING;
+            }
+            return entry.pending == QueueEntry.Pending.WAITING ? ItemState.WAITING : ItemState.QUEUED;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** How many items the queue keeps an entry for; 0 once idle, or something leaks. */
     int trackedItems() {
         lock.lock();

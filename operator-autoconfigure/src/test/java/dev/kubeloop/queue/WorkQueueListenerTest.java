@@ -80,6 +80,31 @@ class WorkQueueListenerTest {
     }
 
     @Test
+    void stateTellsWhereEachItemStands() throws InterruptedException {
+        queue.add("queued");
+        queue.addAfter("waiting", Duration.ofMinutes(1));
+        queue.add("held");
+        queue.add("queued", WorkQueue.LOW_PRIORITY); // dedup: stays one queued item
+        assertThat(queue.get()).contains("queued");
+        assertThat(queue.get()).contains("held");
+        queue.add("queued"); // held and queued again: processing wins
+        queue.add("fresh");
+
+        assertThat(queue.state("held")).isEqualTo(ItemState.PROCESSING);
+        assertThat(queue.state("queued")).isEqualTo(ItemState.PROCESSING);
+        assertThat(queue.state("waiting")).isEqualTo(ItemState.WAITING);
+        assertThat(queue.state("fresh")).isEqualTo(ItemState.QUEUED);
+        assertThat(queue.state("never")).isEqualTo(ItemState.ABSENT);
+
+        queue.done("held");
+        queue.done("queued");
+        assertThat(queue.state("held")).isEqualTo(ItemState.ABSENT);
+        assertThat(queue.state("queued")).isEqualTo(ItemState.QUEUED);
+        assertThat(ItemState.QUEUED.busy()).isTrue();
+        assertThat(ItemState.WAITING.busy()).isFalse();
+    }
+
+    @Test
     void emptyQueueIsIdle() throws InterruptedException {
         queue.add("a");
         queue.get();
