@@ -8,6 +8,7 @@ import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.queue.TokenBucketRateLimiter;
 import dev.kubeloop.runtime.ControllerConfig;
 import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.runtime.ControllerObserver;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,10 +33,17 @@ final class ControllerManagerFactory {
     }
 
     static ControllerManager create(KubernetesClient client, KubeloopProperties properties,
-            List<ReconcilerBean> reconcilers) {
+            List<ReconcilerBean> reconcilers, List<ControllerObserver> observers) {
         ControllerManager.Builder builder = ControllerManager.builder(client)
                 .stripManagedFields(properties.isStripManagedFields())
                 .rateLimiter(rateLimiters(properties.getRateLimiter()));
+        observers.forEach(builder::observer);
+        try {
+            builder.recentErrors(properties.getIntrospection().getLastErrors());
+        } catch (IllegalArgumentException e) {
+            throw invalidProperty("kubeloop.introspection.last-errors", "must not be negative, was "
+                    + properties.getIntrospection().getLastErrors(), "Set it to 0 or more (default 20).", e);
+        }
         try {
             builder.cacheSyncTimeout(properties.getCacheSyncTimeout());
         } catch (IllegalArgumentException | NullPointerException e) {

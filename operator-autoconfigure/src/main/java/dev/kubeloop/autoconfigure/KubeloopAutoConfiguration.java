@@ -1,13 +1,17 @@
 package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.runtime.ControllerObserver;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -16,7 +20,8 @@ import org.springframework.context.annotation.Import;
  * packages as beans, builds a {@link ControllerManager} with a controller for every
  * {@code ResourceReconciler} bean, and starts and stops it with the context. Provides a fabric8
  * {@link KubernetesClient} (kubeconfig or in-cluster, as fabric8 detects) unless the application
- * defines one. {@code kubeloop.enabled=false} switches all of it off.
+ * defines one. Every {@link ControllerObserver} bean (metrics, liveness) observes the manager.
+ * {@code kubeloop.enabled=false} switches all of it off.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "kubeloop.enabled", matchIfMissing = true)
@@ -33,8 +38,15 @@ public final class KubeloopAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ControllerManager kubeloopControllerManager(KubernetesClient kubernetesClient, KubeloopProperties properties,
-            ListableBeanFactory beanFactory) {
-        return ControllerManagerFactory.create(kubernetesClient, properties, ReconcilerBean.findAll(beanFactory));
+            ListableBeanFactory beanFactory, ObjectProvider<ControllerObserver> observers) {
+        return ControllerManagerFactory.create(kubernetesClient, properties, ReconcilerBean.findAll(beanFactory),
+                observers.orderedStream().toList());
+    }
+
+    @Bean
+    KubeloopAvailability kubeloopAvailability(ApplicationEventPublisher publisher,
+            ObjectProvider<ApplicationAvailability> availability) {
+        return new KubeloopAvailability(publisher, availability);
     }
 
     @Bean

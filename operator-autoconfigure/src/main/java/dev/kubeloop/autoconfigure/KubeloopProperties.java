@@ -40,6 +40,9 @@ public class KubeloopProperties {
     /** Retry backoff of every reconciler's work queue (client-go's controller rate limiter). */
     private final RateLimiter rateLimiter = new RateLimiter();
 
+    /** What each reconciler keeps for health and the /actuator/kubeloop introspection endpoint. */
+    private final Introspection introspection = new Introspection();
+
     /**
      * Per-reconciler settings, by reconciler name; each one overrides the same attribute of the
      * reconciler's @Reconciler annotation.
@@ -80,6 +83,10 @@ public class KubeloopProperties {
 
     public RateLimiter getRateLimiter() {
         return rateLimiter;
+    }
+
+    public Introspection getIntrospection() {
+        return introspection;
     }
 
     public Map<String, Reconciler> getReconcilers() {
@@ -134,6 +141,21 @@ public class KubeloopProperties {
 
         public void setBurst(int burst) {
             this.burst = burst;
+        }
+    }
+
+    /** What each reconciler keeps in memory for the /actuator/kubeloop introspection endpoint. */
+    public static class Introspection {
+
+        /** How many of its last failed reconciles each reconciler keeps (key, message, time, attempt); 0 keeps none. */
+        private int lastErrors = 20;
+
+        public int getLastErrors() {
+            return lastErrors;
+        }
+
+        public void setLastErrors(int lastErrors) {
+            this.lastErrors = lastErrors;
         }
     }
 

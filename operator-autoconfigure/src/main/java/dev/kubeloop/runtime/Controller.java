@@ -5,17 +5,22 @@ import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.queue.PriorityWorkQueue;
 import dev.kubeloop.queue.RateLimiter;
+import dev.kubeloop.queue.WorkQueue;
 import dev.kubeloop.queue.WorkQueueStats;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,11 +35,17 @@ import org.slf4j.LoggerFactory;
  * backoff, forever; a terminal error forgets the key. A slow or failing key holds one worker and
  * nothing else: the queue never hands one key to two workers, and never holds other keys back.
  *
- * <p>State ownership: the queue (thread-safe) and the outcome counters ({@link LongAdder}) are
- * shared by workers and informer threads; the executor is created by {@link #start()} and shut
- * down by {@link #stopWorkers}, both called by the {@link ControllerManager}'s lifecycle under its
- * lock; {@code stopping} is a volatile flag written once by the manager. The public accessors are
- * thread-safe and never block.
+ * <p>Everything a worker does is reported to the {@link ControllerListener} the observers gave
+ * for this controller (metrics), and kept for {@link #status()} (health, introspection): see
+ * {@link ReconcileActivity}; plus whether a worker thread died.
+ *
+ * <p>State ownership: the queue (thread-safe), the outcome counters ({@link LongAdder}) and the
+ * activity (thread-safe) are shared by workers, informer threads and readers; {@code workerFailure}
+ * is volatile, written by a dying worker. The executor is created by
+ * {@link #start()} and shut down by {@link #stopWorkers}, both called by the
+ * {@link ControllerManager}'s lifecycle under its lock; {@code stopping} is a volatile flag written
+ * once by the manager. The public accessors are thread-safe and never block for long (the queue
+ * snapshot takes the queue's lock briefly).
  *
  * @param <T> the primary resource type
  */
@@ -50,14 +61,24 @@ public final class Controller<T extends HasMetadata> {
     private final ResourceCache<T> primaryCache;
     private final String finalizer;
     private final Map<ReconcileOutcome, LongAdder> counts = new EnumMap<>(ReconcileOutcome.class);
+    private final ControllerListener listener;
+    private final ReconcileActivity activity;
+    /** The primary cache first, then the owned types' caches. */
+    private final List<ResourceCache<?>> caches = new ArrayList<>();
+    private final AtomicInteger aliveWorkers = new AtomicInteger();
+    private volatile Throwable workerFailure;
     private ExecutorService executor;
+    private volatile boolean started;
     private volatile boolean stopping;
 
     Controller(ControllerConfig<T> config, ResourceReconciler<T> reconciler, InformerRegistry informers,
             KubernetesClient client, EventBroadcaster events, ReconcileTimeouts timeouts,
-            RateLimiter<ObjectKey> rateLimiter) {
+            RateLimiter<ObjectKey> rateLimiter, ControllerListener listener, int recentErrorCapacity, Clock clock) {
         this.config = config;
-        this.queue = PriorityWorkQueue.<ObjectKey>builder(config.name()).rateLimiter(rateLimiter).build();
+        this.listener = listener;
+        this.activity = new ReconcileActivity(clock, config.reconcileTimeout(), recentErrorCapacity);
+        this.queue = PriorityWorkQueue.<ObjectKey>builder(config.name()).rateLimiter(rateLimiter).listener(listener)
+                .build();
         for (ReconcileOutcome outcome : ReconcileOutcome.values()) {
             counts.put(outcome, new LongAdder());
         }
@@ -71,12 +92,15 @@ public final class Controller<T extends HasMetadata> {
         }
         this.primaryCache = informers.register(config.primaryType(), config.namespaces(), config.labelSelector(),
                 false, primaryHandler, config.resyncPeriod());
+        caches.add(primaryCache);
         Map<Class<?>, ResourceCache<?>> ownedCaches = new LinkedHashMap<>();
         EnqueueRequestForOwner ownerHandler = new EnqueueRequestForOwner(queue, config.primaryType());
         for (Class<? extends HasMetadata> owned : config.owns()) {
             // owner references never cross namespaces: owned objects live where their owners do
-            ownedCaches.put(owned, informers.register(owned, config.namespaces(), "", true, ownerHandler,
-                    Duration.ZERO));
+            ResourceCache<?> cache = informers.register(owned, config.namespaces(), "", true, ownerHandler,
+                    Duration.ZERO);
+            ownedCaches.put(owned, cache);
+            caches.add(cache);
         }
         this.runner = new ReconcileRunner<>(config.name(), reconciler, client, primaryCache, ownedCaches,
                 events.recorderFor(config.name()), timeouts, config.reconcileTimeout(), finalizer,
@@ -116,6 +140,39 @@ public final class Controller<T extends HasMetadata> {
         return queue.stats();
     }
 
+    /** Workers reconciling a key right now (controller-runtime's active workers). Cheap. */
+    public int activeWorkers() {
+        return activity.inFlightCount();
+    }
+
+    /** A snapshot of everything this controller is doing; see {@link ControllerStatus}. */
+    public ControllerStatus status() {
+        List<ControllerStatus.InFlight> running = activity.inFlight();
+        Map<ReconcileOutcome, Long> outcomes = new EnumMap<>(ReconcileOutcome.class);
+        counts.forEach((outcome, count) -> outcomes.put(outcome, count.sum()));
+        List<InformerStatus> informers = new ArrayList<>();
+        for (ResourceCache<?> cache : caches) {
+            informers.addAll(cache.statuses());
+        }
+        Throwable failure = workerFailure;
+        return new ControllerStatus(name(), started, config.workers(), running.size(), aliveWorkers.get(),
+                queue.stats(), running, activity.recentErrors(), activity.lastSuccess(), outcomes, informers,
+                failure == null ? null : failure.toString());
+    }
+
+    /**
+     * Queues {@code key} for a reconcile now, at normal priority, as if its object had changed.
+     *
+     * @return false if the controller is shutting down and the key was not queued
+     */
+    public boolean enqueue(ObjectKey key) {
+        if (stopping || queue.isShuttingDown()) {
+            return false;
+        }
+        queue.add(key, WorkQueue.NORMAL_PRIORITY);
+        return true;
+    }
+
     /** The primary objects' cache. */
     ResourceCache<T> primaryCache() {
         return primaryCache;
@@ -128,9 +185,11 @@ public final class Controller<T extends HasMetadata> {
         }
         executor = Executors.newFixedThreadPool(config.workers(),
                 NamedThreadFactory.numbered("kubeloop-" + config.name() + "-"));
+        aliveWorkers.set(config.workers());
         for (int i = 0; i < config.workers(); i++) {
             executor.execute(this::work);
         }
+        started = true;
         log.info("Controller started: controller={} type={} workers={} finalizer={}", name(),
                 HasMetadata.getFullResourceName(config.primaryType()), config.workers(),
                 finalizer == null ? "none" : finalizer);
@@ -150,6 +209,7 @@ public final class Controller<T extends HasMetadata> {
     /** Stops the worker threads, interrupting reconciles still running after {@code grace}. */
     synchronized void stopWorkers(Duration grace) throws InterruptedException {
         beginShutdown();
+        started = false;
         if (executor == null) {
             return;
         }
@@ -163,6 +223,24 @@ public final class Controller<T extends HasMetadata> {
     }
 
     private void work() {
+        try {
+            loop();
+        } catch (Throwable e) {
+            // the loop catches everything a key's processing throws; what escapes it (an Error in the
+            // queue, the rate limiter or an observer) ends this thread, and the controller is short of a worker
+            if (!stopping) {
+                workerFailure = e;
+                log.error("Worker thread died; the controller runs with fewer workers until restarted: "
+                        + "controller={} thread={}", name(), Thread.currentThread().getName(), e);
+                listener.workerDied(e);
+            }
+            // not rethrown: it is logged, and the pool would only print it again
+        } finally {
+            aliveWorkers.decrementAndGet();
+        }
+    }
+
+    private void loop() {
         while (true) {
             ObjectKey key;
             try {
@@ -194,8 +272,21 @@ public final class Controller<T extends HasMetadata> {
 
     private void process(ObjectKey key) {
         int retries = queue.numRequeues(key);
-        Outcome outcome = runner.run(key, retries);
+        long startNanos = activity.started(key);
+        Outcome outcome;
+        try {
+            listener.reconcileStarted(key);
+            outcome = runner.run(key, retries);
+        } catch (RuntimeException e) {
+            outcome = Outcome.failed(e); // the runner catches what the reconciler throws: this is the runtime's own
+        } finally {
+            activity.released(key);
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
         counts.get(outcome.kind()).increment();
+        ReconcileReport report = new ReconcileReport(name(), key, outcome.kind(), took, retries, outcome.error());
+        activity.finished(report);
+        listener.reconcileFinished(report);
         Throwable error = outcome.error();
         switch (outcome.kind()) {
             case GONE -> {

@@ -5,7 +5,9 @@ import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.queue.RateLimiter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -33,6 +35,10 @@ import org.slf4j.LoggerFactory;
  * reconciles in flight, interrupts those still running, then stops the informers, the event writer
  * and the timeout scheduler.
  *
+ * <p><b>Observing</b>: {@link ControllerObserver}s given to the builder hear about every
+ * controller, reconcile and worker (metrics); {@link #state()}, {@link #informers()} and
+ * {@link Controller#status()} are snapshots for health checks and introspection.
+ *
  * <p>Thread-safety: {@link #register}, {@link #start()} and {@link #stop()} are synchronized on
  * the manager (a manager is registered, started once and stopped once; stop is idempotent); the
  * accessors read volatile snapshots and never wait for a start or stop in progress, so a
@@ -42,17 +48,34 @@ public final class ControllerManager implements AutoCloseable {
 
     public static final Duration DEFAULT_CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    /** Default of {@link Builder#recentErrors}. */
+    public static final int DEFAULT_RECENT_ERRORS = 20;
     /** How long the event writer may take to flush queued events at stop. */
     private static final Duration EVENT_FLUSH_TIMEOUT = Duration.ofSeconds(2);
 
     private static final Logger log = LoggerFactory.getLogger(ControllerManager.class);
 
-    private enum State { NEW, RUNNING, STOPPED }
+    /** Where a manager is in its life. */
+    public enum State {
+        /** Built; controllers may be registered. */
+        NEW,
+        /** {@link #start()} is checking resources and waiting for the caches to sync. */
+        STARTING,
+        /** Caches synced, workers running. */
+        RUNNING,
+        /** Stopped after running (or stopped before it was started). */
+        STOPPED,
+        /** {@link #start()} failed; see {@link #failure()}. */
+        FAILED
+    }
 
     private final KubernetesClient client;
     private final Duration cacheSyncTimeout;
     private final Duration shutdownTimeout;
     private final Supplier<RateLimiter<ObjectKey>> rateLimiters;
+    private final Observers observers;
+    private final int recentErrors;
+    private final Clock clock = Clock.systemUTC();
     private final InformerRegistry informers;
     private final EventBroadcaster events;
     private final ReconcileTimeouts timeouts = new ReconcileTimeouts();
@@ -61,13 +84,16 @@ public final class ControllerManager implements AutoCloseable {
     /** An immutable copy of {@code controllers}, so that readers never wait for a start or stop in progress. */
     private volatile Map<String, Controller<?>> published = Map.of();
     private volatile State state = State.NEW;
+    private volatile Throwable failure;
 
     private ControllerManager(Builder builder) {
         this.client = builder.client;
         this.cacheSyncTimeout = builder.cacheSyncTimeout;
         this.shutdownTimeout = builder.shutdownTimeout;
         this.rateLimiters = builder.rateLimiters;
-        this.informers = new InformerRegistry(client, builder.stripManagedFields);
+        this.observers = new Observers(builder.observers);
+        this.recentErrors = builder.recentErrors;
+        this.informers = new InformerRegistry(client, builder.stripManagedFields, observers);
         this.events = new EventBroadcaster(client);
     }
 
@@ -92,7 +118,7 @@ public final class ControllerManager implements AutoCloseable {
                     "Give each reconciler a unique name with @Reconciler(name = ...).", config.name(), "name", null);
         }
         Controller<T> controller = new Controller<>(config, reconciler, informers, client, events, timeouts,
-                rateLimiters.get());
+                rateLimiters.get(), observers.controllerRegistered(config), recentErrors, clock);
         controllers.put(config.name(), controller);
         published = Collections.unmodifiableMap(new LinkedHashMap<>(controllers));
         return controller;
@@ -108,7 +134,9 @@ public final class ControllerManager implements AutoCloseable {
             throw new IllegalStateException("the manager can only be started once");
         }
         long started = System.nanoTime();
+        state = State.STARTING;
         try {
+            observers.managerStarting(this);
             new ServedResourceCheck(client).check(typesInUse());
             events.start();
             informers.start();
@@ -117,18 +145,22 @@ public final class ControllerManager implements AutoCloseable {
             state = State.RUNNING;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            abortStart();
-            throw new IllegalStateException("interrupted while waiting for the informer caches to sync", e);
+            IllegalStateException failed =
+                    new IllegalStateException("interrupted while waiting for the informer caches to sync", e);
+            abortStart(failed);
+            throw failed;
         } catch (RuntimeException | Error e) {
-            abortStart();
+            abortStart(e);
             throw e;
         }
+        observers.managerStarted(this);
         log.info("Kubeloop started: controllers={} informers={} in {} ms", controllers.keySet(), informers.size(),
                 (System.nanoTime() - started) / 1_000_000);
     }
 
-    private void abortStart() {
-        state = State.STOPPED;
+    private void abortStart(Throwable cause) {
+        failure = cause;
+        state = State.FAILED;
         try {
             shutDown(Duration.ZERO);
         } catch (InterruptedException e) {
@@ -136,11 +168,12 @@ public final class ControllerManager implements AutoCloseable {
         } catch (RuntimeException e) {
             log.debug("Cleanup after failed start: {}", e.toString());
         }
+        observers.managerFailed(this, cause);
     }
 
     /** Stops workers (draining up to the shutdown timeout), informers and background threads. Idempotent. */
     public synchronized void stop() {
-        if (state == State.STOPPED) {
+        if (state == State.STOPPED || state == State.FAILED) {
             return;
         }
         boolean wasRunning = state == State.RUNNING;
@@ -183,6 +216,21 @@ public final class ControllerManager implements AutoCloseable {
         return state == State.RUNNING;
     }
 
+    /** Where the manager is in its life. */
+    public State state() {
+        return state;
+    }
+
+    /** Why {@link #start()} failed, once the state is {@link State#FAILED}. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    /** Snapshots of every shared informer, in registration order. */
+    public List<InformerStatus> informers() {
+        return informers.statuses();
+    }
+
     /** True once every informer's cache has synced (and the manager was started). */
     public boolean hasSynced() {
         return informers.hasSynced();
@@ -220,6 +268,8 @@ public final class ControllerManager implements AutoCloseable {
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private boolean stripManagedFields = true;
         private Supplier<RateLimiter<ObjectKey>> rateLimiters = RateLimiter::defaultControllerRateLimiter;
+        private final List<ControllerObserver> observers = new ArrayList<>();
+        private int recentErrors = DEFAULT_RECENT_ERRORS;
 
         private Builder(KubernetesClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -253,6 +303,21 @@ public final class ControllerManager implements AutoCloseable {
          */
         public Builder rateLimiter(Supplier<RateLimiter<ObjectKey>> rateLimiters) {
             this.rateLimiters = Objects.requireNonNull(rateLimiters, "rateLimiters");
+            return this;
+        }
+
+        /** Adds an observer of controllers, reconciles and workers (metrics, health); see {@link ControllerObserver}. */
+        public Builder observer(ControllerObserver observer) {
+            observers.add(Objects.requireNonNull(observer, "observer"));
+            return this;
+        }
+
+        /** How many failed reconciles each controller keeps for {@link Controller#status()}; default 20, 0 keeps none. */
+        public Builder recentErrors(int count) {
+            if (count < 0) {
+                throw new IllegalArgumentException("recent errors must not be negative, was " + count);
+            }
+            this.recentErrors = count;
             return this;
         }
 

@@ -7,7 +7,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,9 +37,15 @@ import org.slf4j.LoggerFactory;
  * and indexes in place (fabric8 fixes an informer's resync check period and item store when it
  * starts) and starts them; {@link #awaitSynced} waits for their first lists.
  *
+ * <p>Every informer also gets an item store whose size is cheap to read (for the cached objects
+ * gauge), a handler that counts its re-lists (watch restarts), and a hook on its end: an informer
+ * that had synced and then stopped with an error (fabric8 retries 410 Gone and failed lists, but
+ * not every watch error) is reported to the observer, because its cache no longer follows the API
+ * server.
+ *
  * <p>Thread-safety: registration, start and stop are synchronized on this registry. An
- * {@link Entry}'s informer is published through a volatile field, so caches can be read from any
- * thread once started.
+ * {@link Entry}'s informer and store are published through volatile fields, so caches can be read
+ * from any thread once started; its counters are concurrent.
  */
 final class InformerRegistry {
 
@@ -42,13 +53,17 @@ final class InformerRegistry {
 
     private final KubernetesClient client;
     private final boolean stripManagedFields;
+    private final ControllerObserver observer;
     // guarded by this
     private final Map<InformerKey, Entry<?>> entries = new LinkedHashMap<>();
     private boolean started;
+    /** Set when stop begins, so that informers ending on request are not reported as failed. */
+    private volatile boolean stopping;
 
-    InformerRegistry(KubernetesClient client, boolean stripManagedFields) {
+    InformerRegistry(KubernetesClient client, boolean stripManagedFields, ControllerObserver observer) {
         this.client = client;
         this.stripManagedFields = stripManagedFields;
+        this.observer = observer;
     }
 
     /**
@@ -115,9 +130,11 @@ final class InformerRegistry {
         long checkPeriod = entry.handlers.stream().mapToLong(Registration::resyncMillis).filter(m -> m > 0)
                 .min().orElse(0);
         SharedIndexInformer<T> informer = scoped.runnableInformer(checkPeriod);
-        if (stripManagedFields) {
-            informer.itemStore(new ManagedFieldsStrippingStore<>());
-        }
+        // fabric8's default store is a BasicItemStore too; owning it gives a size() without copying the cache
+        ItemStore<T> store = stripManagedFields ? new ManagedFieldsStrippingStore<>()
+                : new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
+        informer.itemStore(store);
+        entry.store = store;
         if (entry.ownerIndex) {
             informer.addIndexers(Map.of(OwnerIndex.NAME, OwnerIndex::controllerOwnerUid));
         }
@@ -125,10 +142,27 @@ final class InformerRegistry {
             informer.addEventHandlerWithResyncPeriod(
                     new InformerEventAdapter<>(registration.handler(), key.describe()), registration.resyncMillis());
         }
+        informer.addEventHandlerWithResyncPeriod(new RelistCounter<>(entry.watchRestarts), 0); // no resyncs for it
         entry.informer = informer;
         entry.started = informer.start().toCompletableFuture();
+        informer.stopped().whenComplete((ignored, error) -> {
+            if (error != null) {
+                stoppedWithError(entry, error);
+            }
+        });
         log.debug("Informer started: {} (handlers={}, ownerIndex={})", key.describe(), entry.handlers.size(),
                 entry.ownerIndex);
+    }
+
+    private void stoppedWithError(Entry<?> entry, Throwable error) {
+        boolean hadSynced = entry.started.isDone() && !entry.started.isCompletedExceptionally();
+        if (stopping || !hadSynced) {
+            return; // a failed first list fails the start instead (awaitSynced)
+        }
+        entry.failure = error;
+        log.error("Informer stopped after an error and no longer follows the API server: informer={}: {}",
+                entry.key().describe(), error.toString());
+        observer.informerFailed(entry.status(), error);
     }
 
     /**
@@ -173,8 +207,14 @@ final class InformerRegistry {
         return started;
     }
 
+    /** Snapshots of every informer, in registration order. */
+    synchronized List<InformerStatus> statuses() {
+        return entries.values().stream().map(Entry::status).toList();
+    }
+
     /** Stops every informer (closing its watch). Idempotent. */
     synchronized void stop() {
+        stopping = true;
         for (Entry<?> entry : entries.values()) {
             if (entry.informer != null) {
                 try {
@@ -190,6 +230,39 @@ final class InformerRegistry {
     }
 
     /**
+     * Counts re-lists: fabric8 calls {@code onBeforeList} before every list, with the last synced
+     * resource version, which is null only before the first one. A re-list happens when the watch
+     * expired (410 Gone) or failed and fabric8 retries with a new list and watch; fabric8's
+     * transparent reconnects of a healthy watch at its resource version do not re-list.
+     */
+    private static final class RelistCounter<T> implements ResourceEventHandler<T> {
+        private final LongAdder restarts;
+
+        RelistCounter(LongAdder restarts) {
+            this.restarts = restarts;
+        }
+
+        @Override
+        public void onBeforeList(String lastSyncResourceVersion) {
+            if (lastSyncResourceVersion != null) {
+                restarts.increment();
+            }
+        }
+
+        @Override
+        public void onAdd(T object) {
+        }
+
+        @Override
+        public void onUpdate(T oldObject, T newObject) {
+        }
+
+        @Override
+        public void onDelete(T object, boolean deletedFinalStateUnknown) {
+        }
+    }
+
+    /**
      * One shared informer and what its users asked of it. Registration fields are guarded by the
      * registry's lock and frozen at start; the informer is published once, at start.
      */
@@ -197,8 +270,11 @@ final class InformerRegistry {
         private final InformerKey key;
         private final List<Registration<T>> handlers = new ArrayList<>();
         private boolean ownerIndex;
+        private final LongAdder watchRestarts = new LongAdder();
         private volatile SharedIndexInformer<T> informer;
+        private volatile ItemStore<T> store;
         private volatile CompletableFuture<Void> started = new CompletableFuture<>();
+        private volatile Throwable failure;
 
         Entry(InformerKey key) {
             this.key = key;
@@ -211,6 +287,28 @@ final class InformerRegistry {
         /** The informer, or null before the registry started. */
         SharedIndexInformer<T> informer() {
             return informer;
+        }
+
+        /** fabric8's isWatching can throw while a watch is being replaced or stopped; that is "not watching". */
+        private static boolean watching(SharedIndexInformer<?> informer) {
+            try {
+                return informer != null && informer.isWatching();
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
+
+        InformerStatus status() {
+            Class<? extends HasMetadata> type = key.type();
+            SharedIndexInformer<T> current = informer;
+            ItemStore<T> items = store;
+            Throwable error = failure;
+            String group = HasMetadata.getGroup(type);
+            return new InformerStatus(HasMetadata.getFullResourceName(type), group == null ? "" : group,
+                    HasMetadata.getVersion(type), HasMetadata.getKind(type), key.namespace(), key.labelSelector(),
+                    current != null, current != null && current.hasSynced(), watching(current),
+                    items == null ? 0 : items.size(), watchRestarts.sum(),
+                    error == null ? null : error.toString());
         }
     }
 }

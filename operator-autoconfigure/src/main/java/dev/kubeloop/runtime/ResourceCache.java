@@ -75,6 +75,11 @@ final class ResourceCache<T extends HasMetadata> {
         return result;
     }
 
+    /** Snapshots of the informers behind this view. */
+    List<InformerStatus> statuses() {
+        return entries.stream().map(InformerRegistry.Entry::status).toList();
+    }
+
     /** True once every informer behind this view has completed its first list. */
     boolean hasSynced() {
         for (InformerRegistry.Entry<T> entry : entries) {

@@ -10,7 +10,13 @@
  * → {@code ReconcileRunner} (latest object from the cache, finalizer, timeout, MDC) → the
  * reconciler → {@code Outcome} → back onto the queue.
  *
+ * <p>Observing: {@code ControllerObserver} and {@code ControllerListener} hear about every
+ * controller, reconcile ({@code ReconcileReport}), worker and informer, which is how the metrics
+ * and the liveness bridge are attached; {@code Controller#status()}, {@code ControllerManager#state()}
+ * and {@code ControllerManager#informers()} are snapshots ({@code ControllerStatus},
+ * {@code InformerStatus}) for health checks and introspection.
+ *
  * <p>Depends on {@code dev.kubeloop.api}, {@code dev.kubeloop.queue}, fabric8 and SLF4J only; no
- * Spring, so it can run in any Java application and be tested without a context.
+ * Spring and no Micrometer, so it can run in any Java application and be tested without a context.
  */
 package dev.kubeloop.runtime;

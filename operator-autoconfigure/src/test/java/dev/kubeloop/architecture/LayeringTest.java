@@ -6,14 +6,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Pins the layering of DESIGN.md: only {@code dev.kubeloop.autoconfigure} (and later the metrics
- * and health glue) may touch Spring. The api, queue and runtime packages must stay usable without
- * a Spring context, so a stray Spring import fails the build here.
+ * Pins the layering of DESIGN.md: dependencies point down only. The api, queue and runtime
+ * packages must stay usable without a Spring context or Micrometer, so a stray import fails the
+ * build here. Metrics and health sit on the runtime and may use Micrometer and Spring Boot's health
+ * API respectively, but never the auto-configuration (the only Spring glue) nor each other.
  */
 class LayeringTest {
 
@@ -22,24 +25,61 @@ class LayeringTest {
     @ParameterizedTest
     @ValueSource(strings = {"api", "queue", "runtime"})
     void packageDoesNotUseSpring(String layer) throws IOException {
+        assertThat(offenders(layer, line -> line.contains("org.springframework")))
+                .as("files in dev.kubeloop.%s using org.springframework", layer).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"api", "queue", "runtime", "health"})
+    void packageDoesNotUseMicrometer(String layer) throws IOException {
+        assertThat(offenders(layer, line -> line.contains("io.micrometer")))
+                .as("files in dev.kubeloop.%s using io.micrometer", layer).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"api", "queue", "runtime", "metrics", "health"})
+    void packageDoesNotUseTheAutoConfiguration(String layer) throws IOException {
+        assertThat(offenders(layer, line -> line.contains("dev.kubeloop.autoconfigure")))
+                .as("files in dev.kubeloop.%s using dev.kubeloop.autoconfigure", layer).isEmpty();
+    }
+
+    @Test
+    void metricsUseNoSpringAndNoHealth() throws IOException {
+        assertThat(offenders("metrics", line -> line.contains("org.springframework")
+                || line.contains("dev.kubeloop.health"))).isEmpty();
+    }
+
+    @Test
+    void healthUsesOnlySpringBootsHealthApi() throws IOException {
+        assertThat(offenders("health", line -> (line.contains("org.springframework")
+                && !line.contains("org.springframework.boot.health.contributor"))
+                || line.contains("dev.kubeloop.metrics"))).isEmpty();
+    }
+
+    @Test
+    void lowerLayersDoNotUseMetricsOrHealth() throws IOException {
+        for (String layer : List.of("api", "queue", "runtime")) {
+            assertThat(offenders(layer, line -> line.contains("dev.kubeloop.metrics")
+                    || line.contains("dev.kubeloop.health"))).as(layer).isEmpty();
+        }
+    }
+
+    private static List<String> offenders(String layer, Predicate<String> forbidden) throws IOException {
         Path directory = SOURCES.resolve(layer);
         assertThat(directory).isDirectory();
-        List<String> offenders;
         try (Stream<Path> files = Files.walk(directory)) {
-            offenders = files.filter(file -> file.toString().endsWith(".java"))
-                    .filter(LayeringTest::mentionsSpring)
+            return files.filter(file -> file.toString().endsWith(".java"))
+                    .filter(file -> code(file).anyMatch(forbidden))
                     .map(Path::toString)
                     .toList();
         }
-        assertThat(offenders).as("files in dev.kubeloop.%s using org.springframework", layer).isEmpty();
     }
 
-    private static boolean mentionsSpring(Path file) {
+    /** The file's lines outside comments: imports, static imports and fully qualified uses alike. */
+    private static Stream<String> code(Path file) {
         try {
-            // imports, static imports and fully qualified uses alike
             return Files.readAllLines(file).stream().map(String::trim)
-                    .filter(line -> !line.startsWith("*") && !line.startsWith("//"))
-                    .anyMatch(line -> line.contains("org.springframework"));
+                    .filter(line -> !line.startsWith("*") && !line.startsWith("//") && !line.startsWith("/*"));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

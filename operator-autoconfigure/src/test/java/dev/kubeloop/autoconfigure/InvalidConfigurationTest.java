@@ -137,6 +137,15 @@ class InvalidConfigurationTest {
     }
 
     @Test
+    void aNegativeNumberOfLastErrorsFailsNamingTheProperty() {
+        runner().withPropertyValues("kubeloop.introspection.last-errors=-1").run(failsWith(analysis -> {
+            assertThat(analysis.getDescription())
+                    .isEqualTo("Property kubeloop.introspection.last-errors must not be negative, was -1.");
+            assertThat(analysis.getAction()).contains("0 or more");
+        }));
+    }
+
+    @Test
     void theFailureAnalyzerIsRegistered() {
         // Boot's own analyzers need constructor arguments; skip those, we only look for ours
         assertThat(SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class, null,

@@ -3,6 +3,7 @@ package dev.kubeloop.runtime;
 import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.Result;
 import dev.kubeloop.testing.Eventually;
 import dev.kubeloop.testing.RecordingReconciler;
@@ -65,7 +66,8 @@ class WorkerConcurrencyTest extends MockClusterTestSupport {
                 inFlight.decrementAndGet();
             }
         });
-        manager.register(ControllerConfig.builder("widget", Widget.class).workers(4).build(), reconciler);
+        Controller<Widget> controller = manager.register(ControllerConfig.builder("widget", Widget.class).workers(4)
+                .build(), reconciler);
         manager.start();
         client.resource(Widget.named("ns", "a")).create();
         eventually().until(() -> firstStarted.getCount() == 0);
@@ -78,8 +80,10 @@ class WorkerConcurrencyTest extends MockClusterTestSupport {
                 return widget;
             });
         }
-        Controller<?> controller = manager.controller("widget").orElseThrow();
-        eventually().until(() -> controller.queueStats().depth() == 1);
+        // wait until the informer has seen the last change, not just the first (its handlers run right
+        // after the cache update), so that all three are merged while the key is held
+        eventually().until(() -> controller.queueStats().depth() == 1 && controller.primaryCache()
+                .get(ObjectKey.of("ns", "a")).map(widget -> widget.getSpec().getSize()).orElse(0) == 3);
         release.countDown();
 
         eventually().until(() -> controller.queueStats().idle() && reconciler.calls().stream()

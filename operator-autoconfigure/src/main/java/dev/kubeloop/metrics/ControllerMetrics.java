@@ -1,0 +1,159 @@
+package dev.kubeloop.metrics;
+
+import dev.kubeloop.runtime.ControllerListener;
+import dev.kubeloop.runtime.ReconcileReport;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The pushed metrics of one controller: counters and histograms, all registered when the
+ * controller is registered, so every series exists (at 0) before the first reconcile.
+ *
+ * <p>How a processed key maps onto {@code controller_runtime_reconcile_total{result}} and the error
+ * counters, following controller-runtime's {@code reconcileHandler}:
+ * <table>
+ *   <caption>outcome mapping</caption>
+ *   <tr><th>outcome</th><th>result</th><th>also counted in</th></tr>
+ *   <tr><td>SUCCESS</td><td>success</td><td></td></tr>
+ *   <tr><td>GONE (object no longer cached; controller-runtime would reconcile it and get NotFound)</td>
+ *       <td>success</td><td></td></tr>
+ *   <tr><td>REQUEUE</td><td>requeue</td><td></td></tr>
+ *   <tr><td>REQUEUE_AFTER</td><td>requeue_after</td><td></td></tr>
+ *   <tr><td>ERROR</td><td>error</td><td>errors; panics if {@link ReconcileReport#panic()}</td></tr>
+ *   <tr><td>TERMINAL_ERROR</td><td>error</td><td>errors, terminal errors</td></tr>
+ *   <tr><td>CONFLICT (a returned error in Go)</td><td>error</td><td>errors</td></tr>
+ *   <tr><td>TIMEOUT</td><td>error</td><td>errors, timeouts</td></tr>
+ * </table>
+ *
+ * <p>Thread-safety: the meters are thread-safe; the fields are final. Queue callbacks run under the
+ * queue's lock and only increment or record.
+ */
+final class ControllerMetrics implements ControllerListener {
+
+    /** controller-runtime's {@code controller_runtime_reconcile_time_seconds} buckets, in seconds. */
+    static final double[] RECONCILE_TIME_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4,
+        0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25,
+        30, 40, 50, 60};
+
+    /** client-go's work queue latency buckets: {@code prometheus.ExponentialBuckets(10e-9, 10, 12)}, 10 ns to 1000 s. */
+    static final double[] WORKQUEUE_BUCKETS = {1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000};
+
+    private final Counter success;
+    private final Counter error;
+    private final Counter requeue;
+    private final Counter requeueAfter;
+    private final Counter errors;
+    private final Counter terminalErrors;
+    private final Counter panics;
+    private final Counter timeouts;
+    private final Timer reconcileTime;
+    private final Counter adds;
+    private final Counter retries;
+    private final Timer queueDuration;
+    private final Timer workDuration;
+
+    ControllerMetrics(MeterRegistry registry, String controller) {
+        Tags controllerTag = Tags.of("controller", controller);
+        success = result(registry, controller, "success");
+        error = result(registry, controller, "error");
+        requeue = result(registry, controller, "requeue");
+        requeueAfter = result(registry, controller, "requeue_after");
+        errors = Counter.builder(KubeloopMetrics.RECONCILE_ERRORS)
+                .description("Total number of reconciliation errors per controller")
+                .tags(controllerTag).register(registry);
+        terminalErrors = Counter.builder(KubeloopMetrics.TERMINAL_RECONCILE_ERRORS)
+                .description("Total number of terminal reconciliation errors per controller")
+                .tags(controllerTag).register(registry);
+        panics = Counter.builder(KubeloopMetrics.RECONCILE_PANICS)
+                .description("Total number of reconciliation panics per controller")
+                .tags(controllerTag).register(registry);
+        timeouts = Counter.builder(KubeloopMetrics.RECONCILE_TIMEOUTS)
+                .description("Total number of reconciliation timeouts per controller")
+                .tags(controllerTag).register(registry);
+        reconcileTime = Timer.builder(KubeloopMetrics.RECONCILE_TIME)
+                .description("Length of time per reconciliation per controller")
+                .serviceLevelObjectives(durations(RECONCILE_TIME_BUCKETS))
+                .tags(controllerTag).register(registry);
+
+        Tags queueTags = Tags.of("name", controller, "controller", controller);
+        adds = Counter.builder(KubeloopMetrics.WORKQUEUE_ADDS)
+                .description("Total number of adds handled by workqueue")
+                .tags(queueTags).register(registry);
+        retries = Counter.builder(KubeloopMetrics.WORKQUEUE_RETRIES)
+                .description("Total number of retries handled by workqueue")
+                .tags(queueTags).register(registry);
+        queueDuration = Timer.builder(KubeloopMetrics.WORKQUEUE_QUEUE_DURATION)
+                .description("How long in seconds an item stays in workqueue before being requested")
+                .serviceLevelObjectives(durations(WORKQUEUE_BUCKETS))
+                .tags(queueTags).register(registry);
+        workDuration = Timer.builder(KubeloopMetrics.WORKQUEUE_WORK_DURATION)
+                .description("How long in seconds processing an item from workqueue takes.")
+                .serviceLevelObjectives(durations(WORKQUEUE_BUCKETS))
+                .tags(queueTags).register(registry);
+    }
+
+    private static Counter result(MeterRegistry registry, String controller, String result) {
+        return Counter.builder(KubeloopMetrics.RECONCILE_TOTAL)
+                .description("Total number of reconciliations per controller")
+                .tags("controller", controller, "result", result).register(registry);
+    }
+
+    private static Duration[] durations(double[] seconds) {
+        return Arrays.stream(seconds).mapToObj(s -> Duration.ofNanos(Math.round(s * 1e9))).toArray(Duration[]::new);
+    }
+
+    @Override
+    public void added(int priority) {
+        adds.increment();
+    }
+
+    @Override
+    public void dequeued(long queuedNanos) {
+        queueDuration.record(queuedNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void done(long workNanos) {
+        workDuration.record(workNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void retried() {
+        retries.increment();
+    }
+
+    @Override
+    public void reconcileFinished(ReconcileReport report) {
+        reconcileTime.record(report.duration());
+        switch (report.outcome()) {
+            case SUCCESS, GONE -> success.increment();
+            case REQUEUE -> requeue.increment();
+            case REQUEUE_AFTER -> requeueAfter.increment();
+            case ERROR -> {
+                failed();
+                if (report.panic()) {
+                    panics.increment();
+                }
+            }
+            case TERMINAL_ERROR -> {
+                failed();
+                terminalErrors.increment();
+            }
+            case CONFLICT -> failed();
+            case TIMEOUT -> {
+                failed();
+                timeouts.increment();
+            }
+        }
+    }
+
+    private void failed() {
+        error.increment();
+        errors.increment();
+    }
+}

@@ -1,0 +1,153 @@
+package dev.kubeloop.metrics;
+
+import dev.kubeloop.queue.WorkQueue;
+import dev.kubeloop.runtime.Controller;
+import dev.kubeloop.runtime.ControllerConfig;
+import dev.kubeloop.runtime.ControllerListener;
+import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.runtime.ControllerObserver;
+import dev.kubeloop.runtime.InformerStatus;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Binds the runtime to Micrometer with controller-runtime's metric names, labels and buckets, so
+ * that the dashboards and alerts written for Go operators work unchanged on a Prometheus scrape
+ * ({@code /actuator/prometheus}). Pass it to {@link ControllerManager.Builder#observer}; the
+ * Spring auto-configuration does.
+ *
+ * <p>What it registers, per controller (tag {@code controller}; work queue metrics also
+ * {@code name}, which is the controller's name too, as in controller-runtime):
+ * <ul>
+ *   <li>when the controller is registered, every counter at 0 (for every {@code result}), so that
+ *       {@code rate()} works from the first scrape, and the histograms (see {@link ControllerMetrics});
+ *   <li>when the manager starts, the gauges, which read the controller's own state when sampled:
+ *       active workers, max concurrent reconciles, work queue depth per priority, unfinished work
+ *       and longest running processor;
+ *   <li>per shared informer (tags {@code group}, {@code version}, {@code kind},
+ *       {@code watch_namespace}, {@code label_selector}): the number of cached objects and the
+ *       number of watch restarts (re-lists).
+ * </ul>
+ * No tag ever holds an object's name, namespace or key: series are bounded by the number of
+ * controllers and informers, never by the number of objects. {@code docs/metrics.md} lists every
+ * metric with its meaning and PromQL examples.
+ *
+ * <p>Thread-safety: Micrometer's registry and meters are thread-safe; this class keeps no state of
+ * its own besides the registry.
+ */
+public final class KubeloopMetrics implements ControllerObserver {
+
+    /** {@code controller_runtime_reconcile_total{controller,result}}. */
+    public static final String RECONCILE_TOTAL = "controller_runtime_reconcile_total";
+    /** {@code controller_runtime_reconcile_errors_total{controller}}. */
+    public static final String RECONCILE_ERRORS = "controller_runtime_reconcile_errors_total";
+    /** {@code controller_runtime_terminal_reconcile_errors_total{controller}}. */
+    public static final String TERMINAL_RECONCILE_ERRORS = "controller_runtime_terminal_reconcile_errors_total";
+    /** {@code controller_runtime_reconcile_panics_total{controller}}. */
+    public static final String RECONCILE_PANICS = "controller_runtime_reconcile_panics_total";
+    /** {@code controller_runtime_reconcile_timeouts_total{controller}}. */
+    public static final String RECONCILE_TIMEOUTS = "controller_runtime_reconcile_timeouts_total";
+    /** {@code controller_runtime_reconcile_time_seconds{controller}}, a histogram: Micrometer adds the unit. */
+    public static final String RECONCILE_TIME = "controller_runtime_reconcile_time";
+    /** {@code controller_runtime_active_workers{controller}}. */
+    public static final String ACTIVE_WORKERS = "controller_runtime_active_workers";
+    /** {@code controller_runtime_max_concurrent_reconciles{controller}}. */
+    public static final String MAX_CONCURRENT_RECONCILES = "controller_runtime_max_concurrent_reconciles";
+    /** {@code workqueue_depth{name,controller,priority}}. */
+    public static final String WORKQUEUE_DEPTH = "workqueue_depth";
+    /** {@code workqueue_adds_total{name,controller}}. */
+    public static final String WORKQUEUE_ADDS = "workqueue_adds_total";
+    /** {@code workqueue_queue_duration_seconds{name,controller}}, a histogram: Micrometer adds the unit. */
+    public static final String WORKQUEUE_QUEUE_DURATION = "workqueue_queue_duration";
+    /** {@code workqueue_work_duration_seconds{name,controller}}, a histogram: Micrometer adds the unit. */
+    public static final String WORKQUEUE_WORK_DURATION = "workqueue_work_duration";
+    /** {@code workqueue_unfinished_work_seconds{name,controller}}. */
+    public static final String WORKQUEUE_UNFINISHED_WORK = "workqueue_unfinished_work_seconds";
+    /** {@code workqueue_longest_running_processor_seconds{name,controller}}. */
+    public static final String WORKQUEUE_LONGEST_RUNNING_PROCESSOR = "workqueue_longest_running_processor_seconds";
+    /** {@code workqueue_retries_total{name,controller}}. */
+    public static final String WORKQUEUE_RETRIES = "workqueue_retries_total";
+    /** {@code kubeloop_informer_cached_objects{group,version,kind,watch_namespace,label_selector}}. */
+    public static final String INFORMER_CACHED_OBJECTS = "kubeloop_informer_cached_objects";
+    /** {@code kubeloop_informer_watch_restarts_total{group,version,kind,watch_namespace,label_selector}}. */
+    public static final String INFORMER_WATCH_RESTARTS = "kubeloop_informer_watch_restarts_total";
+
+    /** The {@code watch_namespace} of an informer over all namespaces, or of a cluster-scoped type. */
+    public static final String ALL_NAMESPACES = "*";
+
+    /** The priorities the runtime queues at: {@code workqueue_depth} has one series for each. */
+    static final List<Integer> PRIORITIES = List.of(WorkQueue.NORMAL_PRIORITY, WorkQueue.LOW_PRIORITY);
+
+    private final MeterRegistry registry;
+
+    public KubeloopMetrics(MeterRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    @Override
+    public ControllerListener controllerRegistered(ControllerConfig<?> config) {
+        return new ControllerMetrics(registry, config.name());
+    }
+
+    @Override
+    public void managerStarting(ControllerManager manager) {
+        for (Controller<?> controller : manager.controllers()) {
+            bindGauges(controller);
+        }
+        List<InformerStatus> informers = manager.informers();
+        for (int i = 0; i < informers.size(); i++) {
+            bindInformer(manager, i, informers.get(i));
+        }
+    }
+
+    private void bindGauges(Controller<?> controller) {
+        String name = controller.name();
+        Tags controllerTag = Tags.of("controller", name);
+        Tags queueTags = Tags.of("name", name, "controller", name);
+        Gauge.builder(ACTIVE_WORKERS, controller, Controller::activeWorkers)
+                .description("Number of currently used workers per controller")
+                .tags(controllerTag).register(registry);
+        Gauge.builder(MAX_CONCURRENT_RECONCILES, controller, c -> c.config().workers())
+                .description("Maximum number of concurrent reconciles per controller")
+                .tags(controllerTag).register(registry);
+        for (int priority : PRIORITIES) {
+            Gauge.builder(WORKQUEUE_DEPTH, controller,
+                            c -> c.queueStats().depthByPriority().getOrDefault(priority, 0))
+                    .description("Current depth of workqueue by workqueue and priority")
+                    .tags(queueTags).tag("priority", Integer.toString(priority)).register(registry);
+        }
+        Gauge.builder(WORKQUEUE_UNFINISHED_WORK, controller, c -> c.queueStats().unfinishedWorkSeconds())
+                .description("How many seconds of work has been done that is in progress and hasn't been observed by "
+                        + "work_duration. Large values indicate stuck threads. One can deduce the number of stuck "
+                        + "threads by observing the rate at which this increases.")
+                .tags(queueTags).register(registry);
+        Gauge.builder(WORKQUEUE_LONGEST_RUNNING_PROCESSOR, controller,
+                        c -> c.queueStats().longestRunningProcessorSeconds())
+                .description("How many seconds has the longest running processor for workqueue been running.")
+                .tags(queueTags).register(registry);
+    }
+
+    /**
+     * The informers' list is fixed once the manager starts, so an index identifies one; each sample
+     * reads a fresh snapshot (a handful of records, no copy of the cache).
+     */
+    private void bindInformer(ControllerManager manager, int index, InformerStatus informer) {
+        Tags tags = Tags.of("group", informer.group(), "version", informer.version(), "kind", informer.kind(),
+                "watch_namespace", informer.namespace() == null ? ALL_NAMESPACES : informer.namespace(),
+                "label_selector", informer.labelSelector());
+        ToDoubleFunction<ControllerManager> cached = m -> m.informers().get(index).cachedObjects();
+        ToDoubleFunction<ControllerManager> restarts = m -> m.informers().get(index).watchRestarts();
+        Gauge.builder(INFORMER_CACHED_OBJECTS, manager, cached)
+                .description("Number of objects in the informer's cache")
+                .tags(tags).register(registry);
+        FunctionCounter.builder(INFORMER_WATCH_RESTARTS, manager, restarts)
+                .description("Number of times the informer listed and watched again after its first list, because "
+                        + "its watch expired (410 Gone) or failed")
+                .tags(tags).register(registry);
+    }
+}

@@ -1,0 +1,291 @@
+package dev.kubeloop.test;
+
+import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.queue.ItemState;
+import dev.kubeloop.runtime.Controller;
+import dev.kubeloop.runtime.ControllerConfig;
+import dev.kubeloop.runtime.ControllerListener;
+import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.runtime.ControllerObserver;
+import dev.kubeloop.runtime.ControllerStatus;
+import dev.kubeloop.runtime.ReconcileReport;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.springframework.context.ApplicationContext;
+
+/**
+ * Waits on what the Kubeloop runtime knows about its work, and reads what tests assert on. A bean
+ * in every {@link KubeloopTest} context.
+ *
+ * <p>Waiting is driven by the runtime: the kit observes every controller (queue adds, reconcile
+ * starts and ends) and re-checks its condition on each of those events, and at the latest every
+ * {@value #RECHECK_MILLIS} ms for what the runtime does not report (a watch event reaching a
+ * cache). Every wait has a deadline; on expiry it fails with what is still queued or in flight and
+ * the last errors of the keys concerned, never silently.
+ *
+ * <p>Thread-safety: the observer callbacks run on the runtime's threads and only bump a counter
+ * and wake waiters; everything else runs on the test's thread.
+ */
+public final class KubeloopTestKit implements ControllerObserver {
+
+    /** How long waits take at most unless told otherwise. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    static final long RECHECK_MILLIS = 100;
+
+    private final TestCluster cluster;
+    private final ApplicationContext context;
+    private final RuntimeSignal signal = new RuntimeSignal();
+
+    KubeloopTestKit(TestCluster cluster, ApplicationContext context) {
+        this.cluster = cluster;
+        this.context = context;
+    }
+
+    // ---- the cluster -------------------------------------------------------------------------
+
+    /** The test's client (the same as the {@code KubernetesClient} bean). */
+    public KubernetesClient client() {
+        return cluster.client();
+    }
+
+    /** The namespace the test's objects belong in: {@code test} on the mock, a fresh one on a real cluster. */
+    public String namespace() {
+        return cluster.namespace();
+    }
+
+    /** True when the test runs against a real cluster rather than the embedded mock server. */
+    public boolean realCluster() {
+        return cluster.real();
+    }
+
+    // ---- waiting -----------------------------------------------------------------------------
+
+    /** {@link #awaitReconciled(HasMetadata, Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    public <T extends HasMetadata> T awaitReconciled(T object) {
+        return awaitReconciled(object, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Waits until {@code object}, as the API server has it now, is reconciled: its
+     * {@code status.observedGeneration} equals its {@code metadata.generation} and its controller has
+     * no work queued or in flight for it. (A delayed requeue or a backoff retry does not count as
+     * work: they run later by design. A type whose status has no {@code observedGeneration} is
+     * reconciled when its controller's cache holds the server's version and nothing is queued or
+     * in flight for it.)
+     *
+     * @return the object as the API server has it once reconciled
+     */
+    public <T extends HasMetadata> T awaitReconciled(T object, Duration timeout) {
+        Controller<?> controller = controllerFor(object);
+        ObjectKey key = ObjectKey.of(object);
+        return awaitValue("reconciled: " + describe(object), timeout, () -> {
+            T latest = client().resource(object).get();
+            if (latest == null) {
+                return Check.notYet("it does not exist (deleted?)");
+            }
+            ItemState state = controller.state(key);
+            if (state.busy()) {
+                return Check.notYet("its key is " + state.name().toLowerCase());
+            }
+            Long generation = latest.getMetadata().getGeneration();
+            Object observed = ObjectFields.observedGeneration(client(), latest);
+            if (observed != null || generation == null) {
+                return Objects.equals(asLong(observed), generation) ? Check.done(latest)
+                        : Check.notYet("status.observedGeneration is " + observed + ", metadata.generation is "
+                                + generation);
+            }
+            String cached = controller.cachedResourceVersion(key).orElse(null);
+            return Objects.equals(cached, latest.getMetadata().getResourceVersion()) ? Check.done(latest)
+                    : Check.notYet("the cache holds resourceVersion " + cached + ", the server "
+                            + latest.getMetadata().getResourceVersion());
+        }, List.of(key));
+    }
+
+    /** {@link #awaitIdle(Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    public void awaitIdle() {
+        awaitIdle(DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Waits until every controller's caches have synced and no key is queued or in flight (delayed
+     * requeues and backoff retries may remain: they run later by design).
+     */
+    public void awaitIdle(Duration timeout) {
+        awaitValue("every controller idle", timeout, () -> {
+            for (Controller<?> controller : manager().controllers()) {
+                ControllerStatus status = controller.status();
+                if (!status.synced()) {
+                    return Check.notYet(controller.name() + "'s caches have not synced");
+                }
+                if (status.queue().depth() > 0 || status.queue().processing() > 0) {
+                    return Check.notYet(controller.name() + " has " + status.queue().depth() + " queued and "
+                            + status.queue().processing() + " in flight");
+                }
+            }
+            return Check.done(Boolean.TRUE);
+        }, List.of());
+    }
+
+    /** {@link #await(String, Duration, BooleanSupplier)} with {@link #DEFAULT_TIMEOUT}. */
+    public void await(String description, BooleanSupplier condition) {
+        await(description, DEFAULT_TIMEOUT, condition);
+    }
+
+    /**
+     * Waits until {@code condition} holds, re-checking it whenever the runtime does something. A
+     * condition that throws (an AssertJ assertion, say) counts as not yet holding; its message is
+     * part of the failure on timeout.
+     */
+    public void await(String description, Duration timeout, BooleanSupplier condition) {
+        awaitValue(description, timeout, () -> condition.getAsBoolean() ? Check.done(Boolean.TRUE)
+                : Check.notYet("the condition is false"), List.of());
+    }
+
+    // ---- reading -----------------------------------------------------------------------------
+
+    /** The objects of {@code type} in {@code owner}'s namespace with an owner reference to it (by uid), from the API server. */
+    public <R extends HasMetadata> List<R> owned(HasMetadata owner, Class<R> type) {
+        String uid = Objects.requireNonNull(owner.getMetadata().getUid(), "owner has no uid: use the object the server returned");
+        return client().resources(type).inNamespace(owner.getMetadata().getNamespace()).list().getItems().stream()
+                .filter(o -> o.getMetadata().getOwnerReferences() != null && o.getMetadata().getOwnerReferences()
+                        .stream().anyMatch(ref -> uid.equals(ref.getUid())))
+                .toList();
+    }
+
+    /** The core/v1 Events recorded about {@code object}, oldest first. */
+    public List<Event> events(HasMetadata object) {
+        String uid = object.getMetadata().getUid();
+        return client().v1().events().inNamespace(object.getMetadata().getNamespace()).list().getItems().stream()
+                .filter(e -> e.getInvolvedObject() != null && (uid != null ? uid.equals(e.getInvolvedObject().getUid())
+                        : Objects.equals(object.getMetadata().getName(), e.getInvolvedObject().getName())
+                                && Objects.equals(object.getKind(), e.getInvolvedObject().getKind())))
+                .sorted(Comparator.comparing(e -> Objects.toString(e.getLastTimestamp(), "")))
+                .toList();
+    }
+
+    /** The reasons of {@link #events(HasMetadata)}, e.g. {@code [Created, InvalidSpec]}. */
+    public List<String> eventReasons(HasMetadata object) {
+        return events(object).stream().map(Event::getReason).toList();
+    }
+
+    /**
+     * A controller's live state and counters: reconciles by outcome (what
+     * {@code controller_runtime_reconcile_total} counts), workers, queue depth, keys in flight,
+     * the last errors.
+     */
+    public ControllerStatus metrics(String controller) {
+        return controller(controller).status();
+    }
+
+    /** The controller named {@code name}. */
+    public Controller<?> controller(String name) {
+        return manager().controller(name).orElseThrow(() -> new AssertionError("No controller named '" + name
+                + "'; controllers: " + manager().controllers().stream().map(Controller::name).toList()));
+    }
+
+    /** Queues a reconcile of {@code object} now, as if it had changed. */
+    public void reconcile(HasMetadata object) {
+        Controller<?> controller = controllerFor(object);
+        if (!controller.enqueue(ObjectKey.of(object))) {
+            throw new IllegalStateException("Controller " + controller.name() + " is shutting down");
+        }
+        signal.changed();
+    }
+
+    // ---- ControllerObserver ------------------------------------------------------------------
+
+    @Override
+    public ControllerListener controllerRegistered(ControllerConfig<?> config) {
+        return new ControllerListener() {
+            @Override
+            public void added(int priority) {
+                signal.changed();
+            }
+
+            @Override
+            public void done(long nanos) {
+                signal.changed();
+            }
+
+            @Override
+            public void reconcileStarted(ObjectKey key) {
+                signal.changed();
+            }
+
+            @Override
+            public void reconcileFinished(ReconcileReport report) {
+                signal.changed();
+            }
+        };
+    }
+
+    @Override
+    public void managerStarted(ControllerManager manager) {
+        signal.changed();
+    }
+
+    // ---- internals ---------------------------------------------------------------------------
+
+    private ControllerManager manager() {
+        return context.getBean(ControllerManager.class);
+    }
+
+    private Controller<?> controllerFor(HasMetadata object) {
+        return manager().controllers().stream().filter(c -> c.config().primaryType() == object.getClass())
+                .findFirst().orElseThrow(() -> new AssertionError("No controller reconciles " + object.getKind()
+                        + " (" + object.getClass().getName() + "); controllers: "
+                        + manager().controllers().stream().map(c -> c.name() + " -> "
+                                + c.config().primaryType().getSimpleName()).toList()));
+    }
+
+    private <V> V awaitValue(String what, Duration timeout, Supplier<Check<V>> check, List<ObjectKey> keys) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String lastReason = "not checked yet";
+        while (true) {
+            long seen = signal.version();
+            Check<V> result;
+            try {
+                result = check.get();
+            } catch (RuntimeException | AssertionError e) {
+                result = Check.notYet(e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            if (result.done()) {
+                return result.value();
+            }
+            lastReason = result.reason();
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                throw new AssertionError("Timed out after " + timeout.toMillis() + " ms waiting until " + what
+                        + ": " + lastReason + "\n" + Diagnostics.describe(manager(), keys));
+            }
+            signal.awaitChangeAfter(seen, Math.min(remaining, Duration.ofMillis(RECHECK_MILLIS).toNanos()));
+        }
+    }
+
+    private static Long asLong(Object value) {
+        return value instanceof Number number ? number.longValue() : null;
+    }
+
+    private static String describe(HasMetadata object) {
+        return object.getKind() + " " + ObjectKey.of(object);
+    }
+
+    /** One evaluation of a wait's condition. */
+    private record Check<V>(boolean done, V value, String reason) {
+        static <V> Check<V> done(V value) {
+            return new Check<>(true, value, null);
+        }
+
+        static <V> Check<V> notYet(String reason) {
+            return new Check<>(false, null, reason);
+        }
+    }
+
+}
