@@ -14,7 +14,8 @@ import org.springframework.boot.convert.DurationStyle;
 /**
  * Builds a {@link ControllerConfig} for a reconciler bean from its {@link Reconciler} annotation
  * (or the annotation's defaults when it has none) overridden by
- * {@code kubeloop.reconcilers.<name>.*}. Invalid values fail with a
+ * {@code kubeloop.reconcilers.<name>.*}; namespaces fall back to {@code kubeloop.namespaces} when
+ * neither names any. Invalid values fail with a
  * {@link KubeloopConfigurationException} that names the bean and where the value came from: the
  * property, the annotation attribute, or the default. Stateless apart from the properties.
  */
@@ -70,7 +71,8 @@ final class ControllerConfigFactory {
                 .reconcilerClass(bean.userClass())
                 .workers(overrides.getWorkers() != null ? overrides.getWorkers() : annotation.workers())
                 .namespaces(overrides.getNamespaces() != null ? overrides.getNamespaces()
-                        : Arrays.asList(annotation.namespaces()))
+                        : annotation.namespaces().length > 0 ? Arrays.asList(annotation.namespaces())
+                        : properties.getNamespaces())
                 .labelSelector(overrides.getLabelSelector() != null ? overrides.getLabelSelector()
                         : annotation.labelSelector())
                 .owns(List.of(annotation.owns()))

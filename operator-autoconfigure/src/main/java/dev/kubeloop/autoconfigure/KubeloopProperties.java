@@ -37,6 +37,13 @@ public class KubeloopProperties {
      */
     private boolean stripManagedFields = true;
 
+    /**
+     * Namespaces every reconciler watches unless its @Reconciler annotation or its
+     * kubeloop.reconcilers.<name>.namespaces names others; empty means all namespaces. Useful to
+     * confine a whole operator to one namespace (a namespaced install, a test namespace).
+     */
+    private List<String> namespaces = new ArrayList<>();
+
     /** Retry backoff of every reconciler's work queue (client-go's controller rate limiter). */
     private final RateLimiter rateLimiter = new RateLimiter();
 
@@ -55,6 +62,14 @@ public class KubeloopProperties {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    public List<String> getNamespaces() {
+        return namespaces;
+    }
+
+    public void setNamespaces(List<String> namespaces) {
+        this.namespaces = namespaces;
     }
 
     public Duration getCacheSyncTimeout() {

@@ -3,6 +3,7 @@ package dev.kubeloop.runtime;
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.ResourceReconciler;
+import dev.kubeloop.queue.ItemState;
 import dev.kubeloop.queue.PriorityWorkQueue;
 import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.queue.WorkQueue;
@@ -158,6 +159,16 @@ public final class Controller<T extends HasMetadata> {
         return new ControllerStatus(name(), started, config.workers(), running.size(), aliveWorkers.get(),
                 queue.stats(), running, activity.recentErrors(), activity.lastSuccess(), outcomes, informers,
                 failure == null ? null : failure.toString());
+    }
+
+    /** Where {@code key} stands in this controller's queue: absent, waiting (delayed), queued, or being reconciled. */
+    public ItemState state(ObjectKey key) {
+        return queue.state(key);
+    }
+
+    /** The resourceVersion of the primary object this controller's cache holds for {@code key}, if any. */
+    public Optional<String> cachedResourceVersion(ObjectKey key) {
+        return primaryCache.get(key).map(object -> object.getMetadata().getResourceVersion());
     }
 
     /**

@@ -100,6 +100,22 @@ class KubeloopAutoConfigurationTest {
     }
 
     @Test
+    void globalNamespacesApplyWhereNeitherAnnotationNorReconcilerPropertyNamesAny() {
+        runner.withUserConfiguration(ScanningApplication.class)
+                .withPropertyValues("kubeloop.namespaces=team-a,team-b")
+                .run(context -> assertThat(context.getBean(ControllerManager.class).controller("widget").orElseThrow()
+                        .config().namespaces()).containsExactly("team-a", "team-b"));
+    }
+
+    @Test
+    void aReconcilersOwnNamespacesPropertyWinsOverTheGlobalOne() {
+        runner.withUserConfiguration(ScanningApplication.class)
+                .withPropertyValues("kubeloop.namespaces=team-a", "kubeloop.reconcilers.widget.namespaces=mine")
+                .run(context -> assertThat(context.getBean(ControllerManager.class).controller("widget").orElseThrow()
+                        .config().namespaces()).containsExactly("mine"));
+    }
+
+    @Test
     void aReconcilerThatIsAlsoDeclaredAsABeanIsRegisteredOnce() {
         runner.withUserConfiguration(ScanningApplication.class, ExplicitReconcilerConfiguration.class)
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(ScannedWidgetReconciler.class)

@@ -8,14 +8,20 @@ import dev.kubeloop.runtime.ControllerListener;
 import dev.kubeloop.runtime.ControllerManager;
 import dev.kubeloop.runtime.ControllerObserver;
 import dev.kubeloop.runtime.ControllerStatus;
+import dev.kubeloop.runtime.ReconcileOutcome;
 import dev.kubeloop.runtime.ReconcileReport;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.springframework.context.ApplicationContext;
@@ -38,10 +44,15 @@ public final class KubeloopTestKit implements ControllerObserver {
     /** How long waits take at most unless told otherwise. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
     static final long RECHECK_MILLIS = 100;
+    /** Outcomes after which the runtime retries the key: not reconciled yet. */
+    private static final Set<ReconcileOutcome> FAILED = EnumSet.of(ReconcileOutcome.ERROR, ReconcileOutcome.CONFLICT,
+            ReconcileOutcome.TIMEOUT, ReconcileOutcome.REQUEUE);
 
     private final TestCluster cluster;
     private final ApplicationContext context;
     private final RuntimeSignal signal = new RuntimeSignal();
+    /** The outcome of each key's last reconcile; written by workers, read by the test thread. */
+    private final Map<ControllerKey, ReconcileOutcome> lastOutcomes = new ConcurrentHashMap<>();
 
     KubeloopTestKit(TestCluster cluster, ApplicationContext context) {
         this.cluster = cluster;
@@ -74,11 +85,11 @@ public final class KubeloopTestKit implements ControllerObserver {
 
     /**
      * Waits until {@code object}, as the API server has it now, is reconciled: its
-     * {@code status.observedGeneration} equals its {@code metadata.generation} and its controller has
-     * no work queued or in flight for it. (A delayed requeue or a backoff retry does not count as
-     * work: they run later by design. A type whose status has no {@code observedGeneration} is
-     * reconciled when its controller's cache holds the server's version and nothing is queued or
-     * in flight for it.)
+     * {@code status.observedGeneration} equals its {@code metadata.generation}, its controller has
+     * no work queued or in flight for it, and the last reconcile of it did not fail. A delayed
+     * requeue ({@code requeueAfter}) does not count as work: it runs later by design. For a type
+     * whose status has no {@code observedGeneration}, wait with {@link #await} on what its
+     * reconciler writes instead.
      *
      * @return the object as the API server has it once reconciled
      */
@@ -92,19 +103,18 @@ public final class KubeloopTestKit implements ControllerObserver {
             }
             ItemState state = controller.state(key);
             if (state.busy()) {
-                return Check.notYet("its key is " + state.name().toLowerCase());
+                return Check.notYet("its key is " + state.name().toLowerCase(Locale.ROOT));
+            }
+            ReconcileOutcome last = lastOutcomes.get(new ControllerKey(controller.name(), key));
+            if (last != null && FAILED.contains(last)) {
+                return Check.notYet("its last reconcile ended with " + last.name().toLowerCase(Locale.ROOT)
+                        + " and a retry is pending");
             }
             Long generation = latest.getMetadata().getGeneration();
             Object observed = ObjectFields.observedGeneration(client(), latest);
-            if (observed != null || generation == null) {
-                return Objects.equals(asLong(observed), generation) ? Check.done(latest)
-                        : Check.notYet("status.observedGeneration is " + observed + ", metadata.generation is "
-                                + generation);
-            }
-            String cached = controller.cachedResourceVersion(key).orElse(null);
-            return Objects.equals(cached, latest.getMetadata().getResourceVersion()) ? Check.done(latest)
-                    : Check.notYet("the cache holds resourceVersion " + cached + ", the server "
-                            + latest.getMetadata().getResourceVersion());
+            return Objects.equals(asLong(observed), generation) ? Check.done(latest)
+                    : Check.notYet("status.observedGeneration is " + observed + ", metadata.generation is "
+                            + generation);
         }, List.of(key));
     }
 
@@ -221,6 +231,7 @@ public final class KubeloopTestKit implements ControllerObserver {
 
             @Override
             public void reconcileFinished(ReconcileReport report) {
+                lastOutcomes.put(new ControllerKey(report.controller(), report.key()), report.outcome());
                 signal.changed();
             }
         };
@@ -275,6 +286,9 @@ public final class KubeloopTestKit implements ControllerObserver {
 
     private static String describe(HasMetadata object) {
         return object.getKind() + " " + ObjectKey.of(object);
+    }
+
+    private record ControllerKey(String controller, ObjectKey key) {
     }
 
     /** One evaluation of a wait's condition. */

@@ -1,0 +1,90 @@
+package dev.kubeloop.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubeloop.runtime.ReconcileOutcome;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * The kit as a user meets it: one annotation, an API server of the test's own, waits that end when
+ * the runtime is done. Runs against the embedded mock server, or the cluster KUBECONFIG points at.
+ */
+@KubeloopTest(crds = "classpath:crds/gadgets.kit.kubeloop.dev.yml")
+class KubeloopTestKitTest {
+
+    @Autowired
+    KubernetesClient client;
+
+    @Autowired
+    KubeloopTestKit kit;
+
+    @Test
+    void awaitReconciledReturnsOnceStatusCaughtUpAndOwnedObjectsExist() {
+        Gadget created = client.resource(Gadget.named(kit.namespace(), "first")).create();
+
+        Gadget reconciled = kit.awaitReconciled(created);
+
+        assertThat(reconciled.getStatus().getObservedGeneration()).isEqualTo(reconciled.getMetadata().getGeneration());
+        assertThat(kit.owned(reconciled, ConfigMap.class)).singleElement()
+                .satisfies(configMap -> assertThat(configMap.getData()).containsEntry("size", "0"));
+        assertThat(kit.eventReasons(reconciled)).contains("Created");
+        assertThat(kit.controller("gadget").state(dev.kubeloop.api.ObjectKey.of(reconciled)).busy()).isFalse();
+    }
+
+    @Test
+    void awaitReconciledWaitsForTheNewGenerationAfterASpecChange() {
+        Gadget created = kit.awaitReconciled(client.resource(Gadget.named(kit.namespace(), "resized")).create());
+        created.getSpec().setSize(7);
+        Gadget updated = client.resource(created).update();
+        assertThat(updated.getMetadata().getGeneration()).isGreaterThan(created.getMetadata().getGeneration());
+
+        Gadget reconciled = kit.awaitReconciled(updated);
+
+        assertThat(reconciled.getStatus().getObservedGeneration()).isEqualTo(updated.getMetadata().getGeneration());
+        assertThat(kit.owned(reconciled, ConfigMap.class)).singleElement()
+                .satisfies(configMap -> assertThat(configMap.getData()).containsEntry("size", "7"));
+    }
+
+    @Test
+    void aTriggeredReconcileRunsAndShowsInTheControllersMetrics() {
+        Gadget gadget = kit.awaitReconciled(client.resource(Gadget.named(kit.namespace(), "triggered")).create());
+        long before = kit.metrics("gadget").outcomes().get(ReconcileOutcome.SUCCESS);
+
+        kit.reconcile(gadget);
+
+        kit.await("a further successful reconcile", () -> kit.metrics("gadget").outcomes()
+                .get(ReconcileOutcome.SUCCESS) > before);
+        kit.awaitIdle();
+        assertThat(kit.metrics("gadget").queue().depth()).isZero();
+    }
+
+    @Test
+    void aWaitThatCannotSucceedFailsWithWhatIsQueuedAndTheLastErrorOfTheKey() {
+        Gadget failing = Gadget.named(kit.namespace(), "failing");
+        failing.getSpec().setFail(true);
+        Gadget created = client.resource(failing).create();
+
+        assertThatThrownBy(() -> kit.awaitReconciled(created, Duration.ofSeconds(2)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("Timed out after 2000 ms waiting until reconciled: Gadget " + kit.namespace()
+                        + "/failing")
+                .hasMessageContaining("controller gadget:")
+                .hasMessageContaining("last error " + kit.namespace() + "/failing")
+                .hasMessageContaining("boom: gadget failing asked to fail");
+    }
+
+    @Test
+    void theClientAndNamespaceBelongToThisTestClass() {
+        assertThat(kit.client()).isSameAs(client);
+        if (kit.realCluster()) {
+            assertThat(kit.namespace()).startsWith("kl-kubeloop-test-kit-test-");
+        } else {
+            assertThat(kit.namespace()).isEqualTo("test");
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package dev.kubeloop.sample.website;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.queue.ItemState;
+import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.test.KubeloopTest;
+import dev.kubeloop.test.KubeloopTestKit;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/** The Website operator end to end against the kit's API server (the embedded mock, or KUBECONFIG's cluster). */
+@KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
+        properties = "sample.demo=off")
+class WebsiteReconcilerTest {
+
+    @Autowired
+    KubernetesClient client;
+
+    @Autowired
+    KubeloopTestKit kit;
+
+    @Test
+    void aWebsiteGetsItsThreeOwnedObjectsAndTurnsReadyWhenItsPodsAre() {
+        Website site = kit.awaitReconciled(client.resource(website("hello", "<h1>hi</h1>")).create());
+
+        Deployment deployment = single(kit.owned(site, Deployment.class));
+        ConfigMap content = single(kit.owned(site, ConfigMap.class));
+        Service service = single(kit.owned(site, Service.class));
+        for (HasMetadata owned : new HasMetadata[] {deployment, content, service}) {
+            assertThat(owned.getMetadata().getOwnerReferences()).singleElement().satisfies(ref -> {
+                assertThat(ref.getController()).isTrue();
+                assertThat(ref.getBlockOwnerDeletion()).isTrue();
+                assertThat(ref.getKind()).isEqualTo("Website");
+            });
+        }
+        assertThat(content.getData()).containsEntry("index.html", "<h1>hi</h1>");
+        assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+                .isEqualTo(WebsiteSpec.DEFAULT_IMAGE);
+        assertThat(site.getStatus().getUrl()).isEqualTo("http://hello." + kit.namespace() + ".svc");
+        assertThat(condition(site, "Ready").getStatus()).isEqualTo("False");
+        assertThat(condition(site, "Progressing").getStatus()).isEqualTo("True");
+        assertThat(kit.eventReasons(site)).contains("Created");
+
+        markPodsReady(deployment, 1); // what the Deployment controller and kubelets would report
+
+        kit.await("the Website reports Ready", () -> "True".equals(
+                condition(client.resource(site).get(), "Ready").getStatus()));
+        Website ready = kit.awaitReconciled(site);
+        assertThat(ready.getStatus().getReadyReplicas()).isEqualTo(1);
+        assertThat(condition(ready, "Ready").getReason()).isEqualTo("Available");
+        assertThat(condition(ready, "Degraded").getStatus()).isEqualTo("False");
+        assertThat(WebsiteIndex.entries(client.configMaps().withName(WebsiteIndex.NAME).get()))
+                .containsEntry("hello", ready.getStatus().getUrl());
+    }
+
+    @Test
+    void editingTheSpecUpdatesTheOwnedObjectsAndObservedGeneration() {
+        Website site = kit.awaitReconciled(client.resource(website("edited", "v1")).create());
+        site.getSpec().setHtml("v2");
+        site.getSpec().setReplicas(3);
+        Website edited = client.resource(site).update();
+
+        Website reconciled = kit.awaitReconciled(edited);
+
+        assertThat(reconciled.getStatus().getObservedGeneration()).isEqualTo(edited.getMetadata().getGeneration());
+        assertThat(single(kit.owned(reconciled, ConfigMap.class)).getData()).containsEntry("index.html", "v2");
+        Deployment deployment = single(kit.owned(reconciled, Deployment.class));
+        assertThat(deployment.getSpec().getReplicas()).isEqualTo(3);
+        assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
+                .containsEntry(WebsiteResources.CONTENT_HASH, WebsiteResources.hash("v2"));
+    }
+
+    @Test
+    void aDeletedOrEditedOwnedObjectIsRepaired() {
+        Website site = kit.awaitReconciled(client.resource(website("repaired", "page")).create());
+        Deployment original = single(kit.owned(site, Deployment.class));
+
+        client.resource(original).delete();
+        kit.await("the Deployment is recreated", () -> kit.owned(site, Deployment.class).stream()
+                .anyMatch(d -> !d.getMetadata().getUid().equals(original.getMetadata().getUid())));
+
+        Service service = single(kit.owned(site, Service.class));
+        service.getSpec().getPorts().get(0).setPort(8080);
+        client.resource(service).update();
+        kit.await("the Service's port is set back", () -> single(kit.owned(site, Service.class)).getSpec()
+                .getPorts().get(0).getPort() == 80);
+        assertThat(kit.eventReasons(site)).contains("Repaired");
+    }
+
+    @Test
+    void anInvalidImageGetsInvalidSpecAndOneWarningWithoutRetrying() {
+        Website invalid = website("invalid", "page");
+        invalid.getSpec().setImage("nginx:::latest");
+        Website site = kit.awaitReconciled(client.resource(invalid).create());
+
+        Condition ready = condition(site, "Ready");
+        assertThat(ready.getStatus()).isEqualTo("False");
+        assertThat(ready.getReason()).isEqualTo(WebsiteReconciler.INVALID_SPEC);
+        assertThat(ready.getMessage()).contains("nginx:::latest");
+        assertThat(condition(site, "Degraded").getStatus()).isEqualTo("True");
+        assertThat(kit.owned(site, Deployment.class)).isEmpty();
+        ObjectKey key = ObjectKey.of(site);
+        assertThat(kit.controller("website").state(key)).as("no retry pending").isEqualTo(ItemState.ABSENT);
+
+        long reconcilesBefore = kit.metrics("website").outcomes().get(ReconcileOutcome.SUCCESS);
+        kit.reconcile(site); // a resync or an owned-object event would reconcile it again
+        kit.await("the extra reconcile ran", () -> kit.metrics("website").outcomes()
+                .get(ReconcileOutcome.SUCCESS) > reconcilesBefore);
+        kit.awaitReconciled(site);
+        assertThat(kit.events(site)).filteredOn(e -> WebsiteReconciler.INVALID_SPEC.equals(e.getReason()))
+                .singleElement().satisfies(event -> {
+                    assertThat(event.getType()).isEqualTo("Warning");
+                    assertThat(event.getCount()).isEqualTo(1);
+                });
+
+        Website fixed = client.resource(site).get();
+        fixed.getSpec().setImage("nginx:1.27");
+        Website repaired = kit.awaitReconciled(client.resource(fixed).update());
+        assertThat(condition(repaired, "Ready").getReason()).isNotEqualTo(WebsiteReconciler.INVALID_SPEC);
+        assertThat(kit.owned(repaired, Deployment.class)).hasSize(1);
+    }
+
+    @Test
+    void deletingAWebsiteRunsCleanupWhichRemovesItsIndexEntry() {
+        Website kept = kit.awaitReconciled(client.resource(website("kept", "a")).create());
+        Website deleted = kit.awaitReconciled(client.resource(website("deleted", "b")).create());
+        assertThat(deleted.getMetadata().getFinalizers()).contains("website.kubeloop.dev/finalizer");
+        assertThat(WebsiteIndex.entries(client.configMaps().withName(WebsiteIndex.NAME).get()))
+                .containsKeys("kept", "deleted");
+
+        client.resource(deleted).delete();
+
+        kit.await("the Website is gone", () -> client.resource(deleted).get() == null);
+        assertThat(WebsiteIndex.entries(client.configMaps().withName(WebsiteIndex.NAME).get()))
+                .containsKey("kept").doesNotContainKey("deleted");
+        assertThat(client.resource(kept).get()).isNotNull();
+    }
+
+    private Website website(String name, String html) {
+        Website site = new Website();
+        site.setMetadata(new ObjectMetaBuilder().withNamespace(kit.namespace()).withName(name).build());
+        WebsiteSpec spec = new WebsiteSpec();
+        spec.setHtml(html);
+        site.setSpec(spec);
+        return site;
+    }
+
+    private void markPodsReady(Deployment deployment, int ready) {
+        client.apps().deployments().withName(deployment.getMetadata().getName()).editStatus(current -> {
+            DeploymentStatus status = new DeploymentStatus();
+            status.setReplicas(ready);
+            status.setReadyReplicas(ready);
+            status.setAvailableReplicas(ready);
+            current.setStatus(status);
+            return current;
+        });
+    }
+
+    private static Condition condition(Website site, String type) {
+        return site.getStatus().condition(type).orElseThrow(() -> new AssertionError("no " + type + " condition"));
+    }
+
+    private static <T> T single(List<T> items) {
+        assertThat(items).hasSize(1);
+        return items.get(0);
+    }
+}
