@@ -9,6 +9,7 @@ import dev.kubeloop.queue.TokenBucketRateLimiter;
 import dev.kubeloop.runtime.ControllerConfig;
 import dev.kubeloop.runtime.ControllerManager;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.runtime.WorkGate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -32,8 +33,9 @@ final class ControllerManagerFactory {
     }
 
     static ControllerManager create(KubernetesClient client, KubeloopProperties properties,
-            List<ReconcilerBean> reconcilers) {
+            List<ReconcilerBean> reconcilers, WorkGate gate) {
         ControllerManager.Builder builder = ControllerManager.builder(client)
+                .workGate(gate)
                 .stripManagedFields(properties.isStripManagedFields())
                 .rateLimiter(rateLimiters(properties.getRateLimiter()));
         try {

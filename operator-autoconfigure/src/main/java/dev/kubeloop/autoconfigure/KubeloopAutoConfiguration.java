@@ -1,9 +1,11 @@
 package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.runtime.WorkGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -16,7 +18,9 @@ import org.springframework.context.annotation.Import;
  * packages as beans, builds a {@link ControllerManager} with a controller for every
  * {@code ResourceReconciler} bean, and starts and stops it with the context. Provides a fabric8
  * {@link KubernetesClient} (kubeconfig or in-cluster, as fabric8 detects) unless the application
- * defines one. {@code kubeloop.enabled=false} switches all of it off.
+ * defines one. The manager's workers start once the caches have synced, or, when there is a
+ * {@link WorkGate} bean ({@link LeaderElectionAutoConfiguration}), when the gate opens them.
+ * {@code kubeloop.enabled=false} switches all of it off.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "kubeloop.enabled", matchIfMissing = true)
@@ -33,8 +37,9 @@ public final class KubeloopAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ControllerManager kubeloopControllerManager(KubernetesClient kubernetesClient, KubeloopProperties properties,
-            ListableBeanFactory beanFactory) {
-        return ControllerManagerFactory.create(kubernetesClient, properties, ReconcilerBean.findAll(beanFactory));
+            ListableBeanFactory beanFactory, ObjectProvider<WorkGate> workGate) {
+        return ControllerManagerFactory.create(kubernetesClient, properties, ReconcilerBean.findAll(beanFactory),
+                workGate.getIfAvailable(WorkGate::alwaysOpen));
     }
 
     @Bean

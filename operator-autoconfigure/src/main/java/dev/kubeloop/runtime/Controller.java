@@ -5,6 +5,7 @@ import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.queue.PriorityWorkQueue;
 import dev.kubeloop.queue.RateLimiter;
+import dev.kubeloop.queue.WorkQueue;
 import dev.kubeloop.queue.WorkQueueStats;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -30,10 +31,17 @@ import org.slf4j.LoggerFactory;
  * backoff, forever; a terminal error forgets the key. A slow or failing key holds one worker and
  * nothing else: the queue never hands one key to two workers, and never holds other keys back.
  *
+ * <p>Workers can be started and paused any number of times while the controller runs (leader
+ * election pauses them on a standby): a pause stops taking keys at once and interrupts reconciles
+ * in flight, but keeps the queue, which goes on collecting keys from the informers, so the next
+ * start picks up where the events left off. Shutdown, in contrast, is final: it shuts the queue
+ * down.
+ *
  * <p>State ownership: the queue (thread-safe) and the outcome counters ({@link LongAdder}) are
- * shared by workers and informer threads; the executor is created by {@link #start()} and shut
- * down by {@link #stopWorkers}, both called by the {@link ControllerManager}'s lifecycle under its
- * lock; {@code stopping} is a volatile flag written once by the manager. The public accessors are
+ * shared by workers and informer threads; worker pools are created by {@link #startWorkers()} and
+ * ended by {@link #pauseWorkers} or {@link #stopWorkers}, all synchronized on the controller and
+ * called by the {@link ControllerManager}; {@code stopping} is a volatile flag written once by the
+ * manager, a pool's {@code paused} flag is volatile and written once. The public accessors are
  * thread-safe and never block.
  *
  * @param <T> the primary resource type
@@ -50,7 +58,10 @@ public final class Controller<T extends HasMetadata> {
     private final ResourceCache<T> primaryCache;
     private final String finalizer;
     private final Map<ReconcileOutcome, LongAdder> counts = new EnumMap<>(ReconcileOutcome.class);
-    private ExecutorService executor;
+    /** One factory for every pool, so that the threads of a restarted pool get new numbers. */
+    private final NamedThreadFactory threads;
+    /** The pool taking work; null while paused or stopped. Guarded by this. */
+    private WorkerPool pool;
     private volatile boolean stopping;
 
     Controller(ControllerConfig<T> config, ResourceReconciler<T> reconciler, InformerRegistry informers,
@@ -58,6 +69,7 @@ public final class Controller<T extends HasMetadata> {
             RateLimiter<ObjectKey> rateLimiter) {
         this.config = config;
         this.queue = PriorityWorkQueue.<ObjectKey>builder(config.name()).rateLimiter(rateLimiter).build();
+        this.threads = NamedThreadFactory.numbered("kubeloop-" + config.name() + "-");
         for (ReconcileOutcome outcome : ReconcileOutcome.values()) {
             counts.put(outcome, new LongAdder());
         }
@@ -121,19 +133,62 @@ public final class Controller<T extends HasMetadata> {
         return primaryCache;
     }
 
-    /** Starts the workers; the manager calls this once the caches have synced. */
-    synchronized void start() {
-        if (executor != null) {
-            throw new IllegalStateException("controller " + name() + " already started");
+    /**
+     * Starts the workers, unless they are running or the controller is shutting down; the manager
+     * calls this once the caches have synced (and, with leader election, once this replica leads).
+     */
+    synchronized void startWorkers() {
+        if (stopping || pool != null) {
+            return;
         }
-        executor = Executors.newFixedThreadPool(config.workers(),
-                NamedThreadFactory.numbered("kubeloop-" + config.name() + "-"));
+        WorkerPool started = new WorkerPool(Executors.newFixedThreadPool(config.workers(), threads));
+        pool = started;
         for (int i = 0; i < config.workers(); i++) {
-            executor.execute(this::work);
+            started.executor.execute(() -> work(started));
         }
         log.info("Controller started: controller={} type={} workers={} finalizer={}", name(),
                 HasMetadata.getFullResourceName(config.primaryType()), config.workers(),
                 finalizer == null ? "none" : finalizer);
+    }
+
+    /** Whether a worker pool is taking work. */
+    synchronized boolean workersRunning() {
+        return pool != null;
+    }
+
+    /**
+     * Queues every cached primary at {@link WorkQueue#LOW_PRIORITY}, as the initial list does: a
+     * replica that starts working after others did reconciles everything once. Keys already queued
+     * keep their place and priority.
+     */
+    void enqueueAllPrimaries() {
+        for (T object : primaryCache.list()) {
+            queue.add(ObjectKey.of(object), WorkQueue.LOW_PRIORITY);
+        }
+    }
+
+    /**
+     * Stops taking keys at once and interrupts the reconciles in flight; keys stay queued (an
+     * interrupted key is queued again, without backoff) for the next {@link #startWorkers()}.
+     * Waits up to {@code grace} for the worker threads to end.
+     *
+     * @return true if every worker ended within {@code grace}
+     */
+    synchronized boolean pauseWorkers(Duration grace) throws InterruptedException {
+        WorkerPool paused = pool;
+        if (paused == null) {
+            return true;
+        }
+        pool = null;
+        paused.paused = true;
+        paused.executor.shutdownNow();
+        if (paused.executor.awaitTermination(grace.toNanos(), TimeUnit.NANOSECONDS)) {
+            log.info("Controller paused: controller={}", name());
+            return true;
+        }
+        log.warn("Controller paused, but reconciles ignored the interrupt and are still running after {} ms: "
+                + "controller={} processing={}", grace.toMillis(), name(), queue.stats().processing());
+        return false;
     }
 
     /** Stops handing out keys; reconciles in flight carry on. */
@@ -150,20 +205,26 @@ public final class Controller<T extends HasMetadata> {
     /** Stops the worker threads, interrupting reconciles still running after {@code grace}. */
     synchronized void stopWorkers(Duration grace) throws InterruptedException {
         beginShutdown();
-        if (executor == null) {
+        WorkerPool stopped = pool;
+        pool = null;
+        if (stopped == null) {
             return;
         }
-        executor.shutdown();
-        if (!executor.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+        stopped.executor.shutdown();
+        if (!stopped.executor.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
             log.warn("Reconciles still running at shutdown were interrupted: controller={} processing={}", name(),
                     queue.stats().processing());
-            executor.shutdownNow();
-            executor.awaitTermination(1, TimeUnit.SECONDS);
+            stopped.executor.shutdownNow();
+            stopped.executor.awaitTermination(1, TimeUnit.SECONDS);
         }
     }
 
-    private void work() {
+    private void work(WorkerPool own) {
         while (true) {
+            if (own.paused) {
+                // set before the pause interrupts us: a reconcile may have swallowed that interrupt
+                return;
+            }
             ObjectKey key;
             try {
                 Optional<ObjectKey> next = queue.get();
@@ -172,7 +233,7 @@ public final class Controller<T extends HasMetadata> {
                 }
                 key = next.get();
             } catch (InterruptedException e) {
-                if (stopping) {
+                if (stopping || own.paused) {
                     return;
                 }
                 continue; // interrupt not meant for us (timeouts clear their own); keep working
@@ -181,7 +242,12 @@ public final class Controller<T extends HasMetadata> {
                 if (stopping) {
                     continue; // shutting down: hand out nothing more (done is called below)
                 }
-                process(key);
+                if (own.paused) {
+                    // paused between get and here: the key belongs to the next start
+                    queue.add(key);
+                    return; // after done, below
+                }
+                process(key, own);
             } catch (Throwable e) {
                 // never lose a key, never lose a worker
                 log.error("Worker failed processing a key: controller={} key={}", name(), key, e);
@@ -192,11 +258,18 @@ public final class Controller<T extends HasMetadata> {
         }
     }
 
-    private void process(ObjectKey key) {
+    private void process(ObjectKey key, WorkerPool own) {
         int retries = queue.numRequeues(key);
         Outcome outcome = runner.run(key, retries);
         counts.get(outcome.kind()).increment();
         Throwable error = outcome.error();
+        if (own.paused && !stopping && interruptible(outcome.kind())) {
+            // most likely cut short by the pause: retry at once when work resumes, not after a backoff
+            queue.add(key);
+            log.info("Reconcile interrupted because the workers were paused; the key stays queued: controller={} "
+                    + "key={}", name(), key);
+            return;
+        }
         switch (outcome.kind()) {
             case GONE -> {
                 queue.forget(key);
@@ -235,6 +308,22 @@ public final class Controller<T extends HasMetadata> {
                     log.debug("Stack trace: controller={} key={}", name(), key, error);
                 }
             }
+        }
+    }
+
+    /** Outcomes an interrupt can cause: the reconcile did not decide anything. */
+    private static boolean interruptible(ReconcileOutcome kind) {
+        return kind == ReconcileOutcome.ERROR || kind == ReconcileOutcome.TIMEOUT || kind == ReconcileOutcome.CONFLICT
+                || kind == ReconcileOutcome.REQUEUE;
+    }
+
+    /** The threads of one start; {@code paused} is written once, before the executor is shut down. */
+    private static final class WorkerPool {
+        final ExecutorService executor;
+        volatile boolean paused;
+
+        WorkerPool(ExecutorService executor) {
+            this.executor = executor;
         }
     }
 }
