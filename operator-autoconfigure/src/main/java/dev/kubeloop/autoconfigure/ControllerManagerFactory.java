@@ -10,6 +10,7 @@ import dev.kubeloop.runtime.ControllerConfig;
 import dev.kubeloop.runtime.ControllerManager;
 import dev.kubeloop.runtime.ControllerObserver;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.runtime.WorkGate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -33,8 +34,9 @@ final class ControllerManagerFactory {
     }
 
     static ControllerManager create(KubernetesClient client, KubeloopProperties properties,
-            List<ReconcilerBean> reconcilers, List<ControllerObserver> observers) {
+            List<ReconcilerBean> reconcilers, List<ControllerObserver> observers, WorkGate gate) {
         ControllerManager.Builder builder = ControllerManager.builder(client)
+                .workGate(gate)
                 .stripManagedFields(properties.isStripManagedFields())
                 .rateLimiter(rateLimiters(properties.getRateLimiter()));
         observers.forEach(builder::observer);

@@ -2,6 +2,7 @@ package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.runtime.ControllerManager;
 import dev.kubeloop.runtime.ControllerObserver;
+import dev.kubeloop.runtime.WorkGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -21,6 +22,8 @@ import org.springframework.context.annotation.Import;
  * {@code ResourceReconciler} bean, and starts and stops it with the context. Provides a fabric8
  * {@link KubernetesClient} (kubeconfig or in-cluster, as fabric8 detects) unless the application
  * defines one. Every {@link ControllerObserver} bean (metrics, liveness) observes the manager.
+ * The manager's workers start once the caches have synced, or, when there is a
+ * {@link WorkGate} bean ({@link LeaderElectionAutoConfiguration}), when the gate opens them.
  * {@code kubeloop.enabled=false} switches all of it off.
  */
 @AutoConfiguration
@@ -38,9 +41,10 @@ public final class KubeloopAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ControllerManager kubeloopControllerManager(KubernetesClient kubernetesClient, KubeloopProperties properties,
-            ListableBeanFactory beanFactory, ObjectProvider<ControllerObserver> observers) {
+            ListableBeanFactory beanFactory, ObjectProvider<ControllerObserver> observers,
+            ObjectProvider<WorkGate> workGate) {
         return ControllerManagerFactory.create(kubernetesClient, properties, ReconcilerBean.findAll(beanFactory),
-                observers.orderedStream().toList());
+                observers.orderedStream().toList(), workGate.getIfAvailable(WorkGate::alwaysOpen));
     }
 
     @Bean

@@ -5,6 +5,7 @@ import dev.kubeloop.queue.WorkQueue;
 import dev.kubeloop.runtime.Controller;
 import dev.kubeloop.runtime.ControllerConfig;
 import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.runtime.LeadershipState;
 import dev.kubeloop.runtime.ControllerStatus;
 import dev.kubeloop.runtime.InformerStatus;
 import dev.kubeloop.runtime.ReconcileOutcome;
@@ -72,8 +73,19 @@ public final class KubeloopEndpoint {
         body.put("state", manager.state().name());
         body.put("synced", manager.hasSynced());
         manager.failure().ifPresent(error -> body.put("error", error.toString()));
-        // there is no leader election yet: every replica reconciles, as if it were the leader
-        body.put("leadership", Map.of("leaderElection", false, "leader", manager.isRunning()));
+        LeadershipState leadership = manager.leadership();
+        Map<String, Object> lease = new LinkedHashMap<>();
+        lease.put("leaderElection", leadership.enabled());
+        lease.put("leader", leadership.isLeader());
+        lease.put("role", leadership.role().name());
+        lease.put("workersRunning", manager.workersRunning());
+        if (leadership.enabled()) {
+            lease.put("lease", leadership.leaseNamespace() + "/" + leadership.leaseName());
+            lease.put("identity", leadership.identity());
+            lease.put("holder", leadership.holder());
+            lease.put("since", leadership.since() == null ? null : leadership.since().toString());
+        }
+        body.put("leadership", lease);
         Map<String, Object> controllers = new LinkedHashMap<>();
         for (Controller<?> controller : manager.controllers()) {
             controllers.put(controller.name(), describe(controller));

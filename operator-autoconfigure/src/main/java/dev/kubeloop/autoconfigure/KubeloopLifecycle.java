@@ -13,6 +13,10 @@ import org.springframework.context.SmartLifecycle;
  * metrics are still served. A start failure (a missing CRD, caches that do not sync) fails the
  * context refresh.
  *
+ * <p>With leader election, start leaves this replica standing by (caches synced, ready) and stop
+ * releases the Lease once reconciles in flight have drained, before the informers stop; the
+ * manager orders both (see {@code ControllerManager} and {@code WorkGate}).
+ *
  * <p>Stop is synchronous and takes up to {@code kubeloop.shutdown-timeout}; keep
  * {@code spring.lifecycle.timeout-per-shutdown-phase} above it. Thread-safe: Spring calls start
  * and stop from one thread at a time; {@code running} is volatile for {@link #isRunning()}.

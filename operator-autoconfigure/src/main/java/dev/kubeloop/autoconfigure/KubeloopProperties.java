@@ -1,5 +1,6 @@
 package dev.kubeloop.autoconfigure;
 
+import dev.kubeloop.leader.OnLost;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,6 +50,9 @@ public class KubeloopProperties {
 
     /** What each reconciler keeps for health and the /actuator/kubeloop introspection endpoint. */
     private final Introspection introspection = new Introspection();
+
+    /** Leader election on a Lease, so that one replica of the operator acts and the others stand by. */
+    private final LeaderElection leaderElection = new LeaderElection();
 
     /**
      * Per-reconciler settings, by reconciler name; each one overrides the same attribute of the
@@ -106,6 +110,140 @@ public class KubeloopProperties {
 
     public Map<String, Reconciler> getReconcilers() {
         return reconcilers;
+    }
+
+    public LeaderElection getLeaderElection() {
+        return leaderElection;
+    }
+
+    /**
+     * Leader election: every replica syncs its caches, only the holder of the Lease reconciles.
+     * Timings as in client-go; see docs/operations.md.
+     */
+    public static class LeaderElection {
+
+        /**
+         * Whether replicas elect a leader through a Lease. Unset: on when Spring Boot detects
+         * Kubernetes as the cloud platform (or spring.main.cloud-platform=kubernetes), off otherwise.
+         */
+        private Boolean enabled;
+
+        /**
+         * Name of the Lease; the same for all replicas of one operator. Defaults to
+         * "<spring.application.name>-leader".
+         */
+        private String leaseName;
+
+        /**
+         * Namespace of the Lease. Defaults to the pod's namespace (service account mount, then the
+         * POD_NAMESPACE environment variable), else the client's namespace, else "default".
+         */
+        private String leaseNamespace;
+
+        /**
+         * This replica's identity in the Lease; must be unique per process. Defaults to the pod's
+         * host name plus a random suffix.
+         */
+        private String identity;
+
+        /**
+         * How long after the leader's last renewal another replica may take the Lease over; whole
+         * seconds, longer than renew-deadline.
+         */
+        private Duration leaseDuration = Duration.ofSeconds(15);
+
+        /**
+         * How long the leader keeps acting without a successful renewal; longer than 2.2 times
+         * retry-period.
+         */
+        private Duration renewDeadline = Duration.ofSeconds(10);
+
+        /** How often the leader renews the Lease and a standby tries to acquire it. */
+        private Duration retryPeriod = Duration.ofSeconds(2);
+
+        /**
+         * Whether a graceful shutdown releases the Lease once reconciles in flight have finished,
+         * so that a standby takes over at once instead of after lease-duration.
+         */
+        private boolean releaseOnShutdown = true;
+
+        /**
+         * What a leader does when it loses the Lease: stop its workers, then exit with a non-zero
+         * code so that Kubernetes restarts it ("exit"), or stand by again ("standby").
+         */
+        private OnLost onLost = OnLost.EXIT;
+
+        public Boolean getEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(Boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getLeaseName() {
+            return leaseName;
+        }
+
+        public void setLeaseName(String leaseName) {
+            this.leaseName = leaseName;
+        }
+
+        public String getLeaseNamespace() {
+            return leaseNamespace;
+        }
+
+        public void setLeaseNamespace(String leaseNamespace) {
+            this.leaseNamespace = leaseNamespace;
+        }
+
+        public String getIdentity() {
+            return identity;
+        }
+
+        public void setIdentity(String identity) {
+            this.identity = identity;
+        }
+
+        public Duration getLeaseDuration() {
+            return leaseDuration;
+        }
+
+        public void setLeaseDuration(Duration leaseDuration) {
+            this.leaseDuration = leaseDuration;
+        }
+
+        public Duration getRenewDeadline() {
+            return renewDeadline;
+        }
+
+        public void setRenewDeadline(Duration renewDeadline) {
+            this.renewDeadline = renewDeadline;
+        }
+
+        public Duration getRetryPeriod() {
+            return retryPeriod;
+        }
+
+        public void setRetryPeriod(Duration retryPeriod) {
+            this.retryPeriod = retryPeriod;
+        }
+
+        public boolean isReleaseOnShutdown() {
+            return releaseOnShutdown;
+        }
+
+        public void setReleaseOnShutdown(boolean releaseOnShutdown) {
+            this.releaseOnShutdown = releaseOnShutdown;
+        }
+
+        public OnLost getOnLost() {
+            return onLost;
+        }
+
+        public void setOnLost(OnLost onLost) {
+            this.onLost = onLost;
+        }
     }
 
     /**

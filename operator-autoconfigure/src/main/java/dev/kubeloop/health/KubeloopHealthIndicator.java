@@ -3,6 +3,7 @@ package dev.kubeloop.health;
 import dev.kubeloop.runtime.Controller;
 import dev.kubeloop.runtime.ControllerManager;
 import dev.kubeloop.runtime.ControllerStatus;
+import dev.kubeloop.runtime.LeadershipState;
 import dev.kubeloop.runtime.InformerStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,6 +40,24 @@ public final class KubeloopHealthIndicator implements HealthIndicator {
         this.manager = Objects.requireNonNull(manager, "manager");
     }
 
+    /** The leadership details: a standby is healthy and ready, and says so here. */
+    static Map<String, Object> leadership(LeadershipState leadership) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("enabled", leadership.enabled());
+        details.put("role", leadership.role().name());
+        if (leadership.enabled()) {
+            details.put("lease", leadership.leaseNamespace() + "/" + leadership.leaseName());
+            details.put("identity", leadership.identity());
+            if (leadership.holder() != null) {
+                details.put("holder", leadership.holder());
+            }
+            if (leadership.since() != null) {
+                details.put("since", leadership.since().toString());
+            }
+        }
+        return details;
+    }
+
     @Override
     public Health health() {
         ControllerManager.State state = manager.state();
@@ -51,8 +70,9 @@ public final class KubeloopHealthIndicator implements HealthIndicator {
             synced &= status.synced();
             controllers.put(controller.name(), describe(status, state));
         }
+        LeadershipState leadership = manager.leadership();
         Status overall;
-        if (state == ControllerManager.State.FAILED || broken) {
+        if (state == ControllerManager.State.FAILED || broken || leadership.role() == LeadershipState.Role.LOST) {
             overall = Status.DOWN;
         } else if (state == ControllerManager.State.RUNNING && synced) {
             overall = Status.UP;
@@ -61,6 +81,7 @@ public final class KubeloopHealthIndicator implements HealthIndicator {
         }
         Health.Builder health = Health.status(overall).withDetail("state", state.name());
         manager.failure().ifPresent(error -> health.withDetail("error", error.toString()));
+        health.withDetail("leadership", leadership(leadership));
         return health.withDetail("controllers", controllers).build();
     }
 

@@ -7,6 +7,7 @@ import dev.kubeloop.runtime.ControllerListener;
 import dev.kubeloop.runtime.ControllerManager;
 import dev.kubeloop.runtime.ControllerObserver;
 import dev.kubeloop.runtime.InformerStatus;
+import dev.kubeloop.runtime.LeadershipState;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -54,6 +55,8 @@ public final class KubeloopMetrics implements ControllerObserver {
     public static final String RECONCILE_TIMEOUTS = "controller_runtime_reconcile_timeouts_total";
     /** {@code controller_runtime_reconcile_time_seconds{controller}}, a histogram: Micrometer adds the unit. */
     public static final String RECONCILE_TIME = "controller_runtime_reconcile_time";
+    /** {@code leader_election_master_status{name}}: 1 while this replica holds the Lease, else 0. */
+    public static final String LEADER_ELECTION_MASTER_STATUS = "leader_election_master_status";
     /** {@code controller_runtime_active_workers{controller}}. */
     public static final String ACTIVE_WORKERS = "controller_runtime_active_workers";
     /** {@code controller_runtime_max_concurrent_reconciles{controller}}. */
@@ -102,6 +105,15 @@ public final class KubeloopMetrics implements ControllerObserver {
         List<InformerStatus> informers = manager.informers();
         for (int i = 0; i < informers.size(); i++) {
             bindInformer(manager, i, informers.get(i));
+        }
+        LeadershipState leadership = manager.leadership();
+        if (leadership.enabled()) {
+            // client-go's name: the Lease name; 1 on the leader, 0 on a standby, so max() over replicas says "someone leads"
+            Gauge.builder(LEADER_ELECTION_MASTER_STATUS, manager, m -> m.leadership().isLeader() ? 1 : 0)
+                    .description("Gauge of if the reporting system is master of the relevant lease, 0 indicates "
+                            + "backup, 1 indicates master. 'name' is the string used to identify the lease.")
+                    .tags("name", leadership.leaseName())
+                    .register(registry);
         }
     }
 

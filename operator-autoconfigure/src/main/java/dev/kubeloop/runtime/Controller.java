@@ -40,12 +40,18 @@ import org.slf4j.LoggerFactory;
  * for this controller (metrics), and kept for {@link #status()} (health, introspection): see
  * {@link ReconcileActivity}; plus whether a worker thread died.
  *
+ * <p>Workers can be started and paused any number of times while the controller runs (leader
+ * election pauses them on a standby): a pause stops taking keys at once and interrupts reconciles
+ * in flight, but keeps the queue, which goes on collecting keys from the informers, so the next
+ * start picks up where the events left off. Shutdown, in contrast, is final: it shuts the queue
+ * down.
+ *
  * <p>State ownership: the queue (thread-safe), the outcome counters ({@link LongAdder}) and the
  * activity (thread-safe) are shared by workers, informer threads and readers; {@code workerFailure}
- * is volatile, written by a dying worker. The executor is created by
- * {@link #start()} and shut down by {@link #stopWorkers}, both called by the
- * {@link ControllerManager}'s lifecycle under its lock; {@code stopping} is a volatile flag written
- * once by the manager. The public accessors are thread-safe and never block for long (the queue
+ * is volatile, written by a dying worker. Worker pools are created by {@link #startWorkers()} and
+ * ended by {@link #pauseWorkers} or {@link #stopWorkers}, all synchronized on the controller and
+ * called by the {@link ControllerManager}; {@code stopping} is a volatile flag written once by the
+ * manager, a pool's {@code paused} flag is volatile and written once. The public accessors are thread-safe and never block for long (the queue
  * snapshot takes the queue's lock briefly).
  *
  * @param <T> the primary resource type
@@ -68,7 +74,10 @@ public final class Controller<T extends HasMetadata> {
     private final List<ResourceCache<?>> caches = new ArrayList<>();
     private final AtomicInteger aliveWorkers = new AtomicInteger();
     private volatile Throwable workerFailure;
-    private ExecutorService executor;
+    /** One factory for every pool, so that the threads of a restarted pool get new numbers. */
+    private final NamedThreadFactory threads;
+    /** The pool taking work; null while paused or stopped. Guarded by this. */
+    private WorkerPool pool;
     private volatile boolean started;
     private volatile boolean stopping;
 
@@ -80,6 +89,7 @@ public final class Controller<T extends HasMetadata> {
         this.activity = new ReconcileActivity(clock, config.reconcileTimeout(), recentErrorCapacity);
         this.queue = PriorityWorkQueue.<ObjectKey>builder(config.name()).rateLimiter(rateLimiter).listener(listener)
                 .build();
+        this.threads = NamedThreadFactory.numbered("kubeloop-" + config.name() + "-");
         for (ReconcileOutcome outcome : ReconcileOutcome.values()) {
             counts.put(outcome, new LongAdder());
         }
@@ -189,21 +199,65 @@ public final class Controller<T extends HasMetadata> {
         return primaryCache;
     }
 
-    /** Starts the workers; the manager calls this once the caches have synced. */
-    synchronized void start() {
-        if (executor != null) {
-            throw new IllegalStateException("controller " + name() + " already started");
+    /**
+     * Starts the workers, unless they are running or the controller is shutting down; the manager
+     * calls this once the caches have synced (and, with leader election, once this replica leads).
+     */
+    synchronized void startWorkers() {
+        if (stopping || pool != null) {
+            return;
         }
-        executor = Executors.newFixedThreadPool(config.workers(),
-                NamedThreadFactory.numbered("kubeloop-" + config.name() + "-"));
+        WorkerPool starting = new WorkerPool(Executors.newFixedThreadPool(config.workers(), threads));
+        pool = starting;
         aliveWorkers.set(config.workers());
         for (int i = 0; i < config.workers(); i++) {
-            executor.execute(this::work);
+            starting.executor.execute(() -> work(starting));
         }
         started = true;
         log.info("Controller started: controller={} type={} workers={} finalizer={}", name(),
                 HasMetadata.getFullResourceName(config.primaryType()), config.workers(),
                 finalizer == null ? "none" : finalizer);
+    }
+
+    /** Whether a worker pool is taking work. */
+    synchronized boolean workersRunning() {
+        return pool != null;
+    }
+
+    /**
+     * Queues every cached primary at {@link WorkQueue#LOW_PRIORITY}, as the initial list does: a
+     * replica that starts working after others did reconciles everything once. Keys already queued
+     * keep their place and priority.
+     */
+    void enqueueAllPrimaries() {
+        for (T object : primaryCache.list()) {
+            queue.add(ObjectKey.of(object), WorkQueue.LOW_PRIORITY);
+        }
+    }
+
+    /**
+     * Stops taking keys at once and interrupts the reconciles in flight; keys stay queued (an
+     * interrupted key is queued again, without backoff) for the next {@link #startWorkers()}.
+     * Waits up to {@code grace} for the worker threads to end.
+     *
+     * @return true if every worker ended within {@code grace}
+     */
+    synchronized boolean pauseWorkers(Duration grace) throws InterruptedException {
+        WorkerPool paused = pool;
+        if (paused == null) {
+            return true;
+        }
+        pool = null;
+        started = false;
+        paused.paused = true;
+        paused.executor.shutdownNow();
+        if (paused.executor.awaitTermination(grace.toNanos(), TimeUnit.NANOSECONDS)) {
+            log.info("Controller paused: controller={}", name());
+            return true;
+        }
+        log.warn("Controller paused, but reconciles ignored the interrupt and are still running after {} ms: "
+                + "controller={} processing={}", grace.toMillis(), name(), queue.stats().processing());
+        return false;
     }
 
     /** Stops handing out keys; reconciles in flight carry on. */
@@ -221,25 +275,27 @@ public final class Controller<T extends HasMetadata> {
     synchronized void stopWorkers(Duration grace) throws InterruptedException {
         beginShutdown();
         started = false;
-        if (executor == null) {
+        WorkerPool stopped = pool;
+        pool = null;
+        if (stopped == null) {
             return;
         }
-        executor.shutdown();
-        if (!executor.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+        stopped.executor.shutdown();
+        if (!stopped.executor.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
             log.warn("Reconciles still running at shutdown were interrupted: controller={} processing={}", name(),
                     queue.stats().processing());
-            executor.shutdownNow();
-            executor.awaitTermination(1, TimeUnit.SECONDS);
+            stopped.executor.shutdownNow();
+            stopped.executor.awaitTermination(1, TimeUnit.SECONDS);
         }
     }
 
-    private void work() {
+    private void work(WorkerPool own) {
         try {
-            loop();
+            loop(own);
         } catch (Throwable e) {
             // the loop catches everything a key's processing throws; what escapes it (an Error in the
             // queue, the rate limiter or an observer) ends this thread, and the controller is short of a worker
-            if (!stopping) {
+            if (!stopping && !own.paused) {
                 workerFailure = e;
                 log.error("Worker thread died; the controller runs with fewer workers until restarted: "
                         + "controller={} thread={}", name(), Thread.currentThread().getName(), e);
@@ -251,8 +307,12 @@ public final class Controller<T extends HasMetadata> {
         }
     }
 
-    private void loop() {
+    private void loop(WorkerPool own) {
         while (true) {
+            if (own.paused) {
+                // set before the pause interrupts us: a reconcile may have swallowed that interrupt
+                return;
+            }
             ObjectKey key;
             try {
                 Optional<ObjectKey> next = queue.get();
@@ -261,7 +321,7 @@ public final class Controller<T extends HasMetadata> {
                 }
                 key = next.get();
             } catch (InterruptedException e) {
-                if (stopping) {
+                if (stopping || own.paused) {
                     return;
                 }
                 continue; // interrupt not meant for us (timeouts clear their own); keep working
@@ -270,7 +330,12 @@ public final class Controller<T extends HasMetadata> {
                 if (stopping) {
                     continue; // shutting down: hand out nothing more (done is called below)
                 }
-                process(key);
+                if (own.paused) {
+                    // paused between get and here: the key belongs to the next start
+                    queue.add(key);
+                    return; // after done, below
+                }
+                process(key, own);
             } catch (Throwable e) {
                 // never lose a key, never lose a worker
                 log.error("Worker failed processing a key: controller={} key={}", name(), key, e);
@@ -281,7 +346,7 @@ public final class Controller<T extends HasMetadata> {
         }
     }
 
-    private void process(ObjectKey key) {
+    private void process(ObjectKey key, WorkerPool own) {
         int retries = queue.numRequeues(key);
         long startNanos = activity.started(key);
         Outcome outcome;
@@ -299,6 +364,13 @@ public final class Controller<T extends HasMetadata> {
         activity.finished(report);
         listener.reconcileFinished(report);
         Throwable error = outcome.error();
+        if (own.paused && !stopping && interruptible(outcome.kind())) {
+            // most likely cut short by the pause: retry at once when work resumes, not after a backoff
+            queue.add(key);
+            log.info("Reconcile interrupted because the workers were paused; the key stays queued: controller={} "
+                    + "key={}", name(), key);
+            return;
+        }
         switch (outcome.kind()) {
             case GONE -> {
                 queue.forget(key);
@@ -337,6 +409,22 @@ public final class Controller<T extends HasMetadata> {
                     log.debug("Stack trace: controller={} key={}", name(), key, error);
                 }
             }
+        }
+    }
+
+    /** Outcomes an interrupt can cause: the reconcile did not decide anything. */
+    private static boolean interruptible(ReconcileOutcome kind) {
+        return kind == ReconcileOutcome.ERROR || kind == ReconcileOutcome.TIMEOUT || kind == ReconcileOutcome.CONFLICT
+                || kind == ReconcileOutcome.REQUEUE;
+    }
+
+    /** The threads of one start; {@code paused} is written once, before the executor is shut down. */
+    private static final class WorkerPool {
+        final ExecutorService executor;
+        volatile boolean paused;
+
+        WorkerPool(ExecutorService executor) {
+            this.executor = executor;
         }
     }
 }

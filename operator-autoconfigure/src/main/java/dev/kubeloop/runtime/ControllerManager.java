@@ -27,22 +27,26 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Start</b>: checks that every custom resource type is served (a missing CRD fails here, with
  * its name), starts the informers, waits until all caches have synced (default 2 min; a timeout
- * fails naming the resource, its scope and the API server URL), and only then starts the workers,
- * so no reconcile ever runs on a partial cache. Any failure stops what was started and is thrown as
- * a {@link KubeloopConfigurationException}.
+ * fails naming the resource, its scope and the API server URL), and only then opens the
+ * {@link WorkGate}, so no reconcile ever runs on a partial cache. The default gate starts the
+ * workers at once; leader election starts them only while this replica holds the Lease (a
+ * standby keeps its caches and queues warm). Any failure stops what was started and is thrown as a
+ * {@link KubeloopConfigurationException}.
  *
- * <p><b>Stop</b>: stops handing out keys, waits up to the shutdown timeout (default 30 s) for
- * reconciles in flight, interrupts those still running, then stops the informers, the event writer
- * and the timeout scheduler.
+ * <p><b>Stop</b>: tells the gate, stops handing out keys, waits up to the shutdown timeout
+ * (default 30 s) for reconciles in flight, interrupts those still running, then closes the gate
+ * (which releases the Lease: a standby may take over now that nothing here acts), then stops the
+ * informers, the event writer and the timeout scheduler.
  *
  * <p><b>Observing</b>: {@link ControllerObserver}s given to the builder hear about every
  * controller, reconcile and worker (metrics); {@link #state()}, {@link #informers()} and
  * {@link Controller#status()} are snapshots for health checks and introspection.
  *
  * <p>Thread-safety: {@link #register}, {@link #start()} and {@link #stop()} are synchronized on
- * the manager (a manager is registered, started once and stopped once; stop is idempotent); the
- * accessors read volatile snapshots and never wait for a start or stop in progress, so a
- * reconcile may call them.
+ * the manager (a manager is registered, started once and stopped once; stop is idempotent). The
+ * gate starts and pauses workers from its own threads under a separate lock, so that it never
+ * waits for a stop in progress, and a stop in progress never starts them again. The accessors read
+ * volatile snapshots and never wait for a start or stop in progress, so a reconcile may call them.
  */
 public final class ControllerManager implements AutoCloseable {
 
@@ -79,6 +83,8 @@ public final class ControllerManager implements AutoCloseable {
     private final InformerRegistry informers;
     private final EventBroadcaster events;
     private final ReconcileTimeouts timeouts = new ReconcileTimeouts();
+    private final WorkGate gate;
+    private final GatedWorkers workers = new GatedWorkers();
     // written under this lock; read without it (register only happens before start)
     private final Map<String, Controller<?>> controllers = new LinkedHashMap<>();
     /** An immutable copy of {@code controllers}, so that readers never wait for a start or stop in progress. */
@@ -93,6 +99,7 @@ public final class ControllerManager implements AutoCloseable {
         this.rateLimiters = builder.rateLimiters;
         this.observers = new Observers(builder.observers);
         this.recentErrors = builder.recentErrors;
+        this.gate = builder.gate;
         this.informers = new InformerRegistry(client, builder.stripManagedFields, observers);
         this.events = new EventBroadcaster(client);
     }
@@ -125,7 +132,8 @@ public final class ControllerManager implements AutoCloseable {
     }
 
     /**
-     * Starts informers, waits for their caches, then starts the workers.
+     * Starts informers, waits for their caches, then opens the work gate (by default: starts the
+     * workers).
      *
      * @throws KubeloopConfigurationException if a type is not served or a cache does not sync
      */
@@ -141,8 +149,9 @@ public final class ControllerManager implements AutoCloseable {
             events.start();
             informers.start();
             informers.awaitSynced(cacheSyncTimeout);
-            controllers.values().forEach(Controller::start);
+            workers.accept();
             state = State.RUNNING;
+            gate.open(workers);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             IllegalStateException failed =
@@ -191,7 +200,8 @@ public final class ControllerManager implements AutoCloseable {
 
     private void shutDown(Duration drainTimeout) throws InterruptedException {
         long deadline = System.nanoTime() + drainTimeout.toNanos();
-        controllers.values().forEach(Controller::beginShutdown);
+        quietly("shutdownStarted", gate::shutdownStarted);
+        workers.beginShutdown();
         for (Controller<?> controller : controllers.values()) {
             Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
             if (!controller.awaitDrained(remaining)) {
@@ -199,17 +209,35 @@ public final class ControllerManager implements AutoCloseable {
                         drainTimeout.toMillis(), controller.name(), controller.queueStats().processing());
             }
         }
-        for (Controller<?> controller : controllers.values()) {
-            controller.stopWorkers(Duration.ofMillis(100));
-        }
+        workers.stopForShutdown();
+        // only now may a standby take over: nothing here acts any more
+        quietly("close", gate::close);
         informers.stop();
         events.close(EVENT_FLUSH_TIMEOUT);
         timeouts.close();
     }
 
+    private void quietly(String step, Runnable gateCall) {
+        try {
+            gateCall.run();
+        } catch (RuntimeException e) {
+            log.warn("Work gate failed to {} during stop: {}", step, e.toString(), e);
+        }
+    }
+
     @Override
     public void close() {
         stop();
+    }
+
+    /** Whether this replica acts (leader election), for health, metrics and the actuator endpoint. */
+    public LeadershipState leadership() {
+        return gate.state();
+    }
+
+    /** Whether the workers are taking work: running, and (with leader election) leading. */
+    public boolean workersRunning() {
+        return workers.running();
     }
 
     public boolean isRunning() {
@@ -261,6 +289,68 @@ public final class ControllerManager implements AutoCloseable {
         return users;
     }
 
+    /**
+     * The {@link WorkGate.Workers} the gate drives. {@code accepting} is true from the end of a
+     * successful cache sync until stop begins; guarded by {@code this} (not the manager's lock, which
+     * a stop holds while it drains).
+     */
+    private final class GatedWorkers implements WorkGate.Workers {
+        private boolean accepting;
+        private volatile boolean running;
+
+        synchronized void accept() {
+            accepting = true;
+        }
+
+        @Override
+        public synchronized void start() {
+            if (!accepting || running) {
+                return;
+            }
+            running = true;
+            for (Controller<?> controller : controllers.values()) {
+                controller.enqueueAllPrimaries();
+                controller.startWorkers();
+            }
+        }
+
+        @Override
+        public synchronized boolean stop(Duration grace) {
+            if (!running) {
+                return true;
+            }
+            running = false;
+            long deadline = System.nanoTime() + grace.toNanos();
+            boolean ended = true;
+            try {
+                for (Controller<?> controller : controllers.values()) {
+                    ended &= controller.pauseWorkers(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            return ended;
+        }
+
+        @Override
+        public boolean running() {
+            return running;
+        }
+
+        synchronized void beginShutdown() {
+            accepting = false;
+            controllers.values().forEach(Controller::beginShutdown);
+        }
+
+        synchronized void stopForShutdown() throws InterruptedException {
+            running = false;
+            for (Controller<?> controller : controllers.values()) {
+                controller.stopWorkers(Duration.ofMillis(100));
+            }
+        }
+    }
+
     /** Configures a {@link ControllerManager}. Not thread-safe; build once. */
     public static final class Builder {
         private final KubernetesClient client;
@@ -270,6 +360,7 @@ public final class ControllerManager implements AutoCloseable {
         private Supplier<RateLimiter<ObjectKey>> rateLimiters = RateLimiter::defaultControllerRateLimiter;
         private final List<ControllerObserver> observers = new ArrayList<>();
         private int recentErrors = DEFAULT_RECENT_ERRORS;
+        private WorkGate gate = WorkGate.alwaysOpen();
 
         private Builder(KubernetesClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -318,6 +409,16 @@ public final class ControllerManager implements AutoCloseable {
                 throw new IllegalArgumentException("recent errors must not be negative, was " + count);
             }
             this.recentErrors = count;
+            return this;
+        }
+
+        /**
+         * Decides when the workers take work once the caches have synced; default
+         * {@link WorkGate#alwaysOpen()}. Leader election ({@code dev.kubeloop.leader.LeaderElection}) is
+         * a gate.
+         */
+        public Builder workGate(WorkGate gate) {
+            this.gate = Objects.requireNonNull(gate, "gate");
             return this;
         }
 

@@ -7,15 +7,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Names threads {@code <prefix><n>} (n from 1), so a thread dump shows which controller a worker
  * belongs to. Threads are daemons: a forgotten stop must not keep the JVM alive; Kubeloop still
- * shuts every executor down explicitly. Thread-safe.
+ * shuts every executor down explicitly. Public for the leader election package. Thread-safe.
  */
-final class NamedThreadFactory implements ThreadFactory {
+public final class NamedThreadFactory implements ThreadFactory {
 
     private final String prefix;
     private final AtomicInteger next = new AtomicInteger(1);
 
     /** Threads named {@code prefix1}, {@code prefix2}, ... */
-    static NamedThreadFactory numbered(String prefix) {
+    public static NamedThreadFactory numbered(String prefix) {
         return new NamedThreadFactory(prefix);
     }
 
@@ -31,7 +31,7 @@ final class NamedThreadFactory implements ThreadFactory {
     }
 
     /** One thread with exactly this name, for single-threaded executors. */
-    static Thread single(String name, Runnable runnable) {
+    public static Thread single(String name, Runnable runnable) {
         Thread thread = new Thread(runnable, name);
         thread.setDaemon(true);
         return thread;

@@ -16,31 +16,40 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Pins the layering of DESIGN.md: dependencies point down only. The api, queue and runtime
  * packages must stay usable without a Spring context or Micrometer, so a stray import fails the
  * build here. Metrics and health sit on the runtime and may use Micrometer and Spring Boot's health
- * API respectively, but never the auto-configuration (the only Spring glue) nor each other.
+ * API respectively, but never the auto-configuration (the only Spring glue) nor each other. Leader
+ * election sits on the runtime too and is Spring-free; the runtime gates its workers through
+ * {@code WorkGate} and never knows about it.
  */
 class LayeringTest {
 
     private static final Path SOURCES = Path.of("src/main/java/dev/kubeloop");
 
     @ParameterizedTest
-    @ValueSource(strings = {"api", "queue", "runtime"})
+    @ValueSource(strings = {"api", "queue", "runtime", "leader"})
     void packageDoesNotUseSpring(String layer) throws IOException {
         assertThat(offenders(layer, line -> line.contains("org.springframework")))
                 .as("files in dev.kubeloop.%s using org.springframework", layer).isEmpty();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"api", "queue", "runtime", "health"})
+    @ValueSource(strings = {"api", "queue", "runtime", "leader", "health"})
     void packageDoesNotUseMicrometer(String layer) throws IOException {
         assertThat(offenders(layer, line -> line.contains("io.micrometer")))
                 .as("files in dev.kubeloop.%s using io.micrometer", layer).isEmpty();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"api", "queue", "runtime", "metrics", "health"})
+    @ValueSource(strings = {"api", "queue", "runtime", "leader", "metrics", "health"})
     void packageDoesNotUseTheAutoConfiguration(String layer) throws IOException {
         assertThat(offenders(layer, line -> line.contains("dev.kubeloop.autoconfigure")))
                 .as("files in dev.kubeloop.%s using dev.kubeloop.autoconfigure", layer).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"api", "queue", "runtime"})
+    void lowerLayersDoNotUseLeaderElection(String layer) throws IOException {
+        assertThat(offenders(layer, line -> line.contains("dev.kubeloop.leader")))
+                .as("files in dev.kubeloop.%s using dev.kubeloop.leader", layer).isEmpty();
     }
 
     @Test

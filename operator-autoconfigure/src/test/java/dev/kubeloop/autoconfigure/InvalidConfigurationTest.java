@@ -146,6 +146,47 @@ class InvalidConfigurationTest {
     }
 
     @Test
+    void leaderElectionTimingsThatCannotWorkFailNamingTheProperties() {
+        ApplicationContextRunner leaderElection = runner().withConfiguration(
+                AutoConfigurations.of(LeaderElectionAutoConfiguration.class))
+                .withPropertyValues("kubeloop.leader-election.enabled=true", "spring.application.name=op");
+        leaderElection.withPropertyValues("kubeloop.leader-election.lease-duration=10s")
+                .run(failsWith(analysis -> {
+                    assertThat(analysis.getDescription()).isEqualTo("Invalid leader election timings: "
+                            + "kubeloop.leader-election.lease-duration (10s) must be longer than "
+                            + "kubeloop.leader-election.renew-deadline (10s): a leader that cannot renew must stop "
+                            + "acting before another replica may take the Lease over.");
+                    assertThat(analysis.getAction()).contains("lease-duration > renew-deadline > 2.2 × retry-period");
+                }));
+        leaderElection.withPropertyValues("kubeloop.leader-election.retry-period=5s")
+                .run(failsWith(analysis -> assertThat(analysis.getDescription()).contains(
+                        "kubeloop.leader-election.renew-deadline (10s) must be longer than 2.2 × "
+                                + "kubeloop.leader-election.retry-period (5s)")));
+        leaderElection.withPropertyValues("kubeloop.leader-election.lease-duration=15500ms")
+                .run(failsWith(analysis -> assertThat(analysis.getDescription()).contains(
+                        "kubeloop.leader-election.lease-duration must be a whole number of seconds")));
+        leaderElection.withPropertyValues("kubeloop.leader-election.retry-period=0")
+                .run(failsWith(analysis -> assertThat(analysis.getDescription()).contains(
+                        "kubeloop.leader-election.retry-period must be a positive duration, was 0s")));
+    }
+
+    @Test
+    void leaderElectionWithoutALeaseNameFails() {
+        runner().withConfiguration(AutoConfigurations.of(LeaderElectionAutoConfiguration.class))
+                .withPropertyValues("kubeloop.leader-election.enabled=true")
+                .run(failsWith(analysis -> {
+                    assertThat(analysis.getDescription()).isEqualTo("Leader election is on, but the Lease has no "
+                            + "name: neither kubeloop.leader-election.lease-name nor spring.application.name is set.");
+                    assertThat(analysis.getAction()).contains("Set spring.application.name",
+                            "kubeloop.leader-election.enabled=false");
+                }));
+        runner().withConfiguration(AutoConfigurations.of(LeaderElectionAutoConfiguration.class))
+                .withPropertyValues("kubeloop.leader-election.enabled=true", "kubeloop.leader-election.lease-name=Op_1")
+                .run(failsWith(analysis -> assertThat(analysis.getDescription()).startsWith(
+                        "Property kubeloop.leader-election.lease-name 'Op_1' is not a valid Lease name")));
+    }
+
+    @Test
     void theFailureAnalyzerIsRegistered() {
         // Boot's own analyzers need constructor arguments; skip those, we only look for ours
         assertThat(SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class, null,

@@ -3,6 +3,7 @@ package dev.kubeloop.testing;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -17,13 +18,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * A fabric8 mock API server in CRUD mode (expectations, when set, win over CRUD) with a client,
- * one per test. Records every request, so tests can count watches and PATCHes.
+ * one per test. Records every request, so tests can count watches and PATCHes. Watch closes are
+ * handled off the server's event loop (see {@link CloseOffEventLoopDispatcher}).
  */
 public final class MockCluster implements AutoCloseable {
 
@@ -41,7 +44,7 @@ public final class MockCluster implements AutoCloseable {
     private MockCluster() {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubernetesMixedDispatcher(responses), false);
+                new CloseOffEventLoopDispatcher(new KubernetesMixedDispatcher(responses)), false);
         server.init();
         client = server.createClient();
     }
@@ -67,6 +70,14 @@ public final class MockCluster implements AutoCloseable {
 
     public KubernetesClient client() {
         return client;
+    }
+
+    /**
+     * Another client of this server, e.g. one per replica in a leader election test, customised
+     * (an interceptor); the caller closes it.
+     */
+    public KubernetesClient newClient(Consumer<KubernetesClientBuilder> customizer) {
+        return server.createClient(customizer);
     }
 
     public KubernetesMockServer server() {

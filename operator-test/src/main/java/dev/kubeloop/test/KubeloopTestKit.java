@@ -180,6 +180,16 @@ public final class KubeloopTestKit implements ControllerObserver {
                 .toList();
     }
 
+    /**
+     * Waits until an Event with {@code reason} has been recorded about {@code object} and returns it.
+     * Events are written by a background thread, after the reconcile that records them returns.
+     */
+    public Event awaitEvent(HasMetadata object, String reason) {
+        return awaitValue("an Event " + reason + " about " + describe(object), DEFAULT_TIMEOUT, () -> events(object)
+                .stream().filter(e -> reason.equals(e.getReason())).findFirst().map(Check::done)
+                .orElseGet(() -> Check.notYet("recorded so far: " + eventReasons(object))), List.of());
+    }
+
     /** The reasons of {@link #events(HasMetadata)}, e.g. {@code [Created, InvalidSpec]}. */
     public List<String> eventReasons(HasMetadata object) {
         return events(object).stream().map(Event::getReason).toList();

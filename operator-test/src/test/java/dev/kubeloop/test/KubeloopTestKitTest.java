@@ -32,7 +32,7 @@ class KubeloopTestKitTest {
         assertThat(reconciled.getStatus().getObservedGeneration()).isEqualTo(reconciled.getMetadata().getGeneration());
         assertThat(kit.owned(reconciled, ConfigMap.class)).singleElement()
                 .satisfies(configMap -> assertThat(configMap.getData()).containsEntry("size", "0"));
-        assertThat(kit.eventReasons(reconciled)).contains("Created");
+        assertThat(kit.awaitEvent(reconciled, "Created").getMessage()).isEqualTo("Created ConfigMap first");
         assertThat(kit.controller("gadget").state(dev.kubeloop.api.ObjectKey.of(reconciled)).busy()).isFalse();
     }
 

@@ -117,7 +117,7 @@ class HelmChartTest {
         assertThat(leases.getRules()).singleElement().satisfies(rule -> {
             assertThat(rule.getApiGroups()).containsExactly("coordination.k8s.io");
             assertThat(rule.getResources()).containsExactly("leases");
-            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "create", "update");
+            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch", "create", "update", "patch");
         });
         for (List<PolicyRule> rules : List.of(clusterRules, leases.getRules())) {
             assertThat(rules).allSatisfy(rule -> {

@@ -50,7 +50,7 @@ class WebsiteReconcilerTest {
         assertThat(site.getStatus().getUrl()).isEqualTo("http://hello." + kit.namespace() + ".svc");
         assertThat(condition(site, "Ready").getStatus()).isEqualTo("False");
         assertThat(condition(site, "Progressing").getStatus()).isEqualTo("True");
-        assertThat(kit.eventReasons(site)).contains("Created");
+        kit.awaitEvent(site, "Created");
 
         markPodsReady(deployment, 1); // what the Deployment controller and kubelets would report
 
@@ -95,7 +95,7 @@ class WebsiteReconcilerTest {
         client.resource(service).update();
         kit.await("the Service's port is set back", () -> single(kit.owned(site, Service.class)).getSpec()
                 .getPorts().get(0).getPort() == 80);
-        assertThat(kit.eventReasons(site)).contains("Repaired");
+        assertThat(kit.awaitEvent(site, "Repaired").getMessage()).contains("Service repaired");
     }
 
     @Test
@@ -104,6 +104,7 @@ class WebsiteReconcilerTest {
         invalid.getSpec().setImage("nginx:::latest");
         Website site = kit.awaitReconciled(client.resource(invalid).create());
 
+        assertThat(kit.awaitEvent(site, WebsiteReconciler.INVALID_SPEC).getType()).isEqualTo("Warning");
         Condition ready = condition(site, "Ready");
         assertThat(ready.getStatus()).isEqualTo("False");
         assertThat(ready.getReason()).isEqualTo(WebsiteReconciler.INVALID_SPEC);

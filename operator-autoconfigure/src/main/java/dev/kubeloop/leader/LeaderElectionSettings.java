@@ -1,0 +1,176 @@
+package dev.kubeloop.leader;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * How a replica takes part in leader election: which Lease, under which identity, with which
+ * timings (client-go's defaults: lease 15 s, renew deadline 10 s, retry period 2 s), and what it
+ * does at shutdown and when it loses the Lease. Immutable; validated on construction.
+ *
+ * <p>The timings follow client-go's meaning. The holder renews every {@code retryPeriod}; if it
+ * has not renewed for {@code renewDeadline}, it stops acting. Another replica may take the Lease
+ * {@code leaseDuration} after the holder's last renewal. So {@code leaseDuration > renewDeadline}
+ * leaves a margin in which the old holder has stopped and no one else has started, and
+ * {@code renewDeadline} must allow more than one renewal attempt (fabric8 requires
+ * {@code renewDeadline > retryPeriod × 2.2}, the period plus its largest jitter).
+ *
+ * @param leaseNamespace the Lease's namespace
+ * @param leaseName the Lease's name: the same for every replica of one operator, different for
+ *     different operators
+ * @param identity this replica's holder identity: unique per replica (and per process: a restarted
+ *     replica must not reuse its predecessor's identity)
+ * @param leaseDuration how long after the holder's last renewal others may take the Lease; whole
+ *     seconds (the Lease stores {@code leaseDurationSeconds})
+ * @param renewDeadline how long the holder keeps acting without a successful renewal
+ * @param retryPeriod how often the holder renews and a standby tries to acquire
+ * @param releaseOnShutdown whether a graceful stop releases the Lease (after the workers drained),
+ *     so that a standby takes over at once instead of after {@code leaseDuration}
+ * @param onLost what to do after losing the Lease
+ */
+public record LeaderElectionSettings(String leaseNamespace, String leaseName, String identity, Duration leaseDuration,
+        Duration renewDeadline, Duration retryPeriod, boolean releaseOnShutdown, OnLost onLost) {
+
+    public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
+    public static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
+
+    /** fabric8's {@code LeaderElector.JITTER_FACTOR}: a standby waits up to retryPeriod × (1 + 1.2). */
+    static final double JITTER_FACTOR = 1.2;
+
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+    public LeaderElectionSettings {
+        Objects.requireNonNull(onLost, "onLost");
+        checkLeaseName(leaseName, "lease-name");
+        checkNamespace(leaseNamespace, "lease-namespace");
+        if (identity == null || identity.isBlank()) {
+            throw new IllegalArgumentException("identity must not be blank");
+        }
+        checkTimings(leaseDuration, renewDeadline, retryPeriod, "");
+    }
+
+    /** Settings with client-go's timings, releasing the Lease on shutdown and exiting when it is lost. */
+    public static Builder builder(String leaseNamespace, String leaseName, String identity) {
+        return new Builder(leaseNamespace, leaseName, identity);
+    }
+
+    /**
+     * Checks the three timings against each other.
+     *
+     * @param prefix put before each setting's name in the message ({@code kubeloop.leader-election.})
+     * @throws IllegalArgumentException naming the settings at fault and why
+     */
+    public static void checkTimings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
+            String prefix) {
+        positive(leaseDuration, prefix + "lease-duration");
+        positive(renewDeadline, prefix + "renew-deadline");
+        positive(retryPeriod, prefix + "retry-period");
+        if (leaseDuration.getNano() != 0) {
+            throw new IllegalArgumentException(prefix + "lease-duration must be a whole number of seconds (the Lease "
+                    + "stores leaseDurationSeconds), was " + format(leaseDuration));
+        }
+        if (leaseDuration.compareTo(renewDeadline) <= 0) {
+            throw new IllegalArgumentException(prefix + "lease-duration (" + format(leaseDuration)
+                    + ") must be longer than " + prefix + "renew-deadline (" + format(renewDeadline) + "): a leader "
+                    + "that cannot renew must stop acting before another replica may take the Lease over");
+        }
+        long minRenewMillis = retryPeriod.toMillis() + (long) Math.ceil(retryPeriod.toMillis() * JITTER_FACTOR);
+        if (renewDeadline.toMillis() <= minRenewMillis) {
+            throw new IllegalArgumentException(prefix + "renew-deadline (" + format(renewDeadline)
+                    + ") must be longer than 2.2 × " + prefix + "retry-period (" + format(retryPeriod)
+                    + "), i.e. more than " + minRenewMillis + "ms: the leader needs more than one renewal attempt "
+                    + "before it gives up");
+        }
+    }
+
+    /** @throws IllegalArgumentException unless {@code name} is a valid Lease name (a DNS subdomain) */
+    public static void checkLeaseName(String name, String setting) {
+        if (name == null || name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+            throw new IllegalArgumentException(setting + " '" + name + "' is not a valid Lease name: lower-case "
+                    + "letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters");
+        }
+    }
+
+    /** @throws IllegalArgumentException unless {@code namespace} is a valid namespace name (a DNS label) */
+    public static void checkNamespace(String namespace, String setting) {
+        if (namespace == null || namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches()) {
+            throw new IllegalArgumentException(setting + " '" + namespace + "' is not a valid namespace name: "
+                    + "lower-case letters, digits and '-', at most 63 characters");
+        }
+    }
+
+    /** How long the workers get to end after losing the Lease: the margin before others may take it. */
+    Duration interruptGrace() {
+        return leaseDuration.minus(renewDeadline);
+    }
+
+    /** "ns/name", for logs. */
+    String lease() {
+        return leaseNamespace + "/" + leaseName;
+    }
+
+    private static void positive(Duration duration, String setting) {
+        if (duration == null || duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(setting + " must be a positive duration, was "
+                    + (duration == null ? "empty" : format(duration)));
+        }
+    }
+
+    static String format(Duration duration) {
+        long millis = duration.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
+    }
+
+    /** Builds {@link LeaderElectionSettings}; not thread-safe. */
+    public static final class Builder {
+        private final String leaseNamespace;
+        private final String leaseName;
+        private final String identity;
+        private Duration leaseDuration = DEFAULT_LEASE_DURATION;
+        private Duration renewDeadline = DEFAULT_RENEW_DEADLINE;
+        private Duration retryPeriod = DEFAULT_RETRY_PERIOD;
+        private boolean releaseOnShutdown = true;
+        private OnLost onLost = OnLost.EXIT;
+
+        private Builder(String leaseNamespace, String leaseName, String identity) {
+            this.leaseNamespace = leaseNamespace;
+            this.leaseName = leaseName;
+            this.identity = identity;
+        }
+
+        public Builder leaseDuration(Duration leaseDuration) {
+            this.leaseDuration = leaseDuration;
+            return this;
+        }
+
+        public Builder renewDeadline(Duration renewDeadline) {
+            this.renewDeadline = renewDeadline;
+            return this;
+        }
+
+        public Builder retryPeriod(Duration retryPeriod) {
+            this.retryPeriod = retryPeriod;
+            return this;
+        }
+
+        public Builder releaseOnShutdown(boolean releaseOnShutdown) {
+            this.releaseOnShutdown = releaseOnShutdown;
+            return this;
+        }
+
+        public Builder onLost(OnLost onLost) {
+            this.onLost = onLost;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if a setting is invalid, naming it */
+        public LeaderElectionSettings build() {
+            return new LeaderElectionSettings(leaseNamespace, leaseName, identity, leaseDuration, renewDeadline,
+                    retryPeriod, releaseOnShutdown, onLost);
+        }
+    }
+}

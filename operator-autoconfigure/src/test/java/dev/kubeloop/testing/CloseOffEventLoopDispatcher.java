@@ -1,0 +1,118 @@
+package dev.kubeloop.testing;
+
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.Resetable;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The mock's dispatcher with one fix: a watch's close is handled off the server's event loop.
+ *
+ * <p>kubernetes-server-mock 7.8.0's {@code WatchEventsListener.onClosed} runs on the Vert.x event
+ * loop and waits (up to a minute) for the watch's sender thread to finish; a send in progress waits
+ * (up to 30 s) for its write, which only that event loop can complete. So a client closing a watch
+ * while an event is on its way to it stalls the whole mock server for 30 s. Any test that stops an
+ * informer while objects change can hit it; leader election, whose Lease changes every retry period
+ * and is watched by every replica, hits it often. Running the close on a thread of its own lets the
+ * event loop complete the write, and the close follows at once. Thread-safe.
+ */
+final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
+
+    private final KubernetesMixedDispatcher delegate;
+    private final ExecutorService closer = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "mock-watch-close");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    CloseOffEventLoopDispatcher(KubernetesMixedDispatcher delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        MockResponse response = delegate.dispatch(request);
+        WebSocketListener listener = response.getWebSocketListener();
+        return listener == null ? response : response.withWebSocketUpgrade(new ClosingOffLoop(listener));
+    }
+
+    @Override
+    public void shutdown() {
+        delegate.shutdown();
+    }
+
+    @Override
+    public void releaseResources() {
+        delegate.releaseResources();
+        closer.shutdown();
+    }
+
+    @Override
+    public void reset() {
+        delegate.reset();
+    }
+
+    @Override
+    public void expectCustomResource(CustomResourceDefinitionContext rdc) {
+        delegate.expectCustomResource(rdc);
+    }
+
+    private final class ClosingOffLoop extends WebSocketListener {
+        private final WebSocketListener listener;
+
+        ClosingOffLoop(WebSocketListener listener) {
+            this.listener = listener;
+        }
+
+        @Override
+        public void onBeforeAccept(WebSocket webSocket, Response response) {
+            listener.onBeforeAccept(webSocket, response);
+        }
+
+        @Override
+        public void onOpen(WebSocket webSocket, Response response) {
+            listener.onOpen(webSocket, response);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, String text) {
+            listener.onMessage(webSocket, text);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, byte[] bytes) {
+            listener.onMessage(webSocket, bytes);
+        }
+
+        @Override
+        public void onClosing(WebSocket webSocket, int code, String reason) {
+            listener.onClosing(webSocket, code, reason);
+        }
+
+        @Override
+        public void onClosed(WebSocket webSocket, int code, String reason) {
+            offLoop(() -> listener.onClosed(webSocket, code, reason));
+        }
+
+        @Override
+        public void onFailure(WebSocket webSocket, Throwable error, Response response) {
+            offLoop(() -> listener.onFailure(webSocket, error, response));
+        }
+
+        private void offLoop(Runnable close) {
+            try {
+                closer.execute(close);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                close.run(); // the server is shutting down
+            }
+        }
+    }
+}
