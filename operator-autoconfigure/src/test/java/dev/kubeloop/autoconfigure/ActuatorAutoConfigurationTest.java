@@ -6,17 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.health.KubeloopHealthIndicator;
 import dev.kubeloop.metrics.KubeloopMetrics;
-import dev.kubeloop.runtime.ControllerConfig;
-import dev.kubeloop.runtime.ControllerListener;
 import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ControllerObserver;
 import dev.kubeloop.runtime.ReconcileOutcome;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.Widget;
+import dev.kubeloop.testing.WorkerKiller;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -119,7 +116,7 @@ class ActuatorAutoConfigurationTest {
             assertThat(availability.getLivenessState()).as("failing reconciles are not a broken runtime")
                     .isEqualTo(LivenessState.CORRECT);
 
-            context.getBean(FailingReconcilerAndListener.class).killNextWorker.set(true);
+            context.getBean(WorkerKiller.class).arm();
             eventually().until(() -> availability.getLivenessState() == LivenessState.BROKEN);
             assertThat(context.getBean(KubeloopAvailability.class).brokenReason())
                     .contains("a worker of controller widget died", "worker killed by the test");
@@ -129,8 +126,6 @@ class ActuatorAutoConfigurationTest {
     @Configuration(proxyBeanMethods = false)
     static class FailingReconcilerAndListener {
 
-        final AtomicBoolean killNextWorker = new AtomicBoolean();
-
         @Bean
         ResourceReconciler<Widget> failingReconciler() {
             return (widget, context) -> {
@@ -139,20 +134,8 @@ class ActuatorAutoConfigurationTest {
         }
 
         @Bean
-        ControllerObserver workerKiller() {
-            return new ControllerObserver() {
-                @Override
-                public ControllerListener controllerRegistered(ControllerConfig<?> config) {
-                    return new ControllerListener() {
-                        @Override
-                        public void done(long workNanos) {
-                            if (killNextWorker.compareAndSet(true, false)) {
-                                throw new AssertionError("worker killed by the test");
-                            }
-                        }
-                    };
-                }
-            };
+        WorkerKiller workerKiller() {
+            return WorkerKiller.disarmed("worker killed by the test");
         }
     }
 }

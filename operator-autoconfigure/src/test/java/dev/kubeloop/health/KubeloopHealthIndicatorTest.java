@@ -6,17 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubeloop.runtime.Controller;
 import dev.kubeloop.runtime.ControllerConfig;
-import dev.kubeloop.runtime.ControllerListener;
 import dev.kubeloop.runtime.ControllerManager;
 import dev.kubeloop.runtime.ControllerObserver;
 import dev.kubeloop.runtime.ReconcileOutcome;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
+import dev.kubeloop.testing.WorkerKiller;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -113,20 +112,7 @@ class KubeloopHealthIndicatorTest {
 
     @Test
     void downWhenAWorkerDied() {
-        AtomicBoolean failed = new AtomicBoolean();
-        ControllerObserver failingListener = new ControllerObserver() {
-            @Override
-            public ControllerListener controllerRegistered(ControllerConfig<?> config) {
-                return new ControllerListener() {
-                    @Override
-                    public void done(long workNanos) {
-                        if (failed.compareAndSet(false, true)) {
-                            throw new AssertionError("listener bug");
-                        }
-                    }
-                };
-            }
-        };
+        ControllerObserver failingListener = WorkerKiller.once("listener bug");
         Controller<Widget> controller = manager(failingListener).register(
                 ControllerConfig.builder("widget", Widget.class).workers(2).build(), new RecordingReconciler());
         manager.start();

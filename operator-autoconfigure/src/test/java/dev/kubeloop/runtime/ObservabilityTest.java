@@ -11,6 +11,7 @@ import dev.kubeloop.api.TerminalException;
 import dev.kubeloop.testing.Eventually;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
+import dev.kubeloop.testing.WorkerKiller;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import java.time.Duration;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -212,20 +212,8 @@ class ObservabilityTest extends MockClusterTestSupport {
 
     @Test
     void aWorkerThatDiesIsReportedAndTheOthersKeepWorking() {
-        AtomicBoolean failed = new AtomicBoolean();
-        ControllerObserver failingQueueListener = new ControllerObserver() {
-            @Override
-            public ControllerListener controllerRegistered(ControllerConfig<?> config) {
-                return new ControllerListener() {
-                    @Override
-                    public void done(long workNanos) {
-                        if (failed.compareAndSet(false, true)) {
-                            throw new AssertionError("listener bug"); // an Error escapes the worker's loop
-                        }
-                    }
-                };
-            }
-        };
+        // an Error escapes the worker's loop
+        ControllerObserver failingQueueListener = WorkerKiller.once("listener bug");
         managerWith(recordingObserver(), failingQueueListener);
         RecordingReconciler reconciler = new RecordingReconciler();
         Controller<Widget> controller = manager.register(ControllerConfig.builder("widget", Widget.class).workers(2)
