@@ -148,7 +148,8 @@ class ReconcileOutcomeTest extends MockClusterTestSupport {
 
         eventually().until(() -> controller.count(ReconcileOutcome.SUCCESS) >= 1);
 
-        assertThat(controller.count(ReconcileOutcome.CONFLICT)).isEqualTo(1);
+        // at least one: a retry that runs before the informer delivered the newer object conflicts again
+        assertThat(controller.count(ReconcileOutcome.CONFLICT)).isPositive();
         assertThat(controller.count(ReconcileOutcome.ERROR)).isZero();
         assertThat(client.resources(Widget.class).inNamespace("ns").withName("a").get().getStatus().getMessage())
                 .isEqualTo("seen");

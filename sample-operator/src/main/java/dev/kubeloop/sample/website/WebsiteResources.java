@@ -60,6 +60,9 @@ final class WebsiteResources {
                 .addToData(PAGE_KEY, html(site)).build();
     }
 
+    /** 0644, what the API server sets on a ConfigMap volume that names no mode. */
+    static final int DEFAULT_FILE_MODE = 0644;
+
     static Deployment deployment(Website site) {
         return new DeploymentBuilder().withMetadata(metadata(site, site.getMetadata().getName()))
                 .withNewSpec()
@@ -74,7 +77,10 @@ final class WebsiteResources {
                 .addNewVolumeMount().withName("content").withMountPath("/usr/share/nginx/html").withReadOnly(true)
                 .endVolumeMount()
                 .endContainer()
-                .addNewVolume().withName("content").withNewConfigMap().withName(contentName(site)).endConfigMap()
+                // defaultMode: the API server's default, spelled out so that the stored object compares equal
+                // (without it, every reconcile on a real cluster saw drift and "repaired" the Deployment)
+                .addNewVolume().withName("content").withNewConfigMap().withName(contentName(site))
+                .withDefaultMode(DEFAULT_FILE_MODE).endConfigMap()
                 .endVolume()
                 .endSpec()
                 .endTemplate()

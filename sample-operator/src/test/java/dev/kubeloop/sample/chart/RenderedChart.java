@@ -15,9 +15,10 @@ import java.util.Optional;
 /**
  * The objects {@code helm template} renders for the chart with some values set, parsed with
  * fabric8 (kinds fabric8 does not know, such as ServiceMonitor, come back as
- * GenericKubernetesResource).
+ * GenericKubernetesResource). Public for the end-to-end tests, which apply the rendered RBAC to a
+ * real API server.
  */
-final class RenderedChart {
+public final class RenderedChart {
 
     static final Path CHART = Path.of("..", "helm", "sample-operator");
     static final String RELEASE = "kl";
@@ -32,7 +33,12 @@ final class RenderedChart {
     }
 
     static RenderedChart render(Map<String, Object> values) {
-        TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE);
+        return render(RELEASE, NAMESPACE, values);
+    }
+
+    /** {@code helm template <release> helm/sample-operator --namespace <namespace> --set ...}. */
+    public static RenderedChart render(String release, String namespace, Map<String, Object> values) {
+        TemplateCommand template = new Helm(CHART).template().withName(release).withNamespace(namespace);
         values.forEach(template::set);
         return new RenderedChart(parse(template.call()));
     }
@@ -47,15 +53,15 @@ final class RenderedChart {
         return objects;
     }
 
-    List<HasMetadata> all() {
+    public List<HasMetadata> all() {
         return objects;
     }
 
-    <T extends HasMetadata> List<T> all(Class<T> type) {
+    public <T extends HasMetadata> List<T> all(Class<T> type) {
         return objects.stream().filter(type::isInstance).map(type::cast).toList();
     }
 
-    <T extends HasMetadata> T one(Class<T> type) {
+    public <T extends HasMetadata> T one(Class<T> type) {
         List<T> found = all(type);
         assertThat(found).as("rendered objects of type " + type.getSimpleName()).hasSize(1);
         return found.get(0);

@@ -1,0 +1,24 @@
+package dev.kubeloop.sample.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeloop.test.KubeloopTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The chart with its defaults: a ClusterRole and ClusterRoleBinding for Websites in every
+ * namespace. (The kit still confines the operator to the test namespace, as it does every test.)
+ */
+@KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
+        properties = {"sample.demo=off", "kubeloop.leader-election.enabled=true",
+                ChartRbacE2ETest.WATCH_NAMESPACE + "=false"})
+@Import(ChartRbacE2ETest.OperatorUnderChartRbac.class)
+class ClusterChartRbacE2ETest extends ChartRbacE2ETest {
+
+    @Test
+    void theChartGrantsTheWorkloadRulesClusterWide() {
+        assertThat(rbac.objects()).anyMatch(object -> object.startsWith("ClusterRole "))
+                .anyMatch(object -> object.startsWith("ClusterRoleBinding "));
+    }
+}

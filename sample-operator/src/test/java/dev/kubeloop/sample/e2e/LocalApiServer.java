@@ -1,0 +1,102 @@
+package dev.kubeloop.sample.e2e;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The kube-apiserver of {@code scripts/local-apiserver.sh}, for the tests that do to the API server
+ * what only its owner can: restart it, compact its etcd. The script's path comes from the system
+ * property {@value #SCRIPT_PROPERTY} (the e2e profile sets it). Against any other cluster (kind,
+ * k3d, a real one) those tests are skipped, with the reason.
+ */
+final class LocalApiServer {
+
+    static final String SCRIPT_PROPERTY = "e2e.apiserver.script";
+
+    private final Path script;
+
+    private LocalApiServer(Path script) {
+        this.script = script;
+    }
+
+    /**
+     * The script's apiserver if it is the cluster under test ({@code KUBECONFIG} is the script's
+     * kubeconfig and the script reports it running); otherwise the test is skipped.
+     */
+    static LocalApiServer assumeUnderTest() {
+        String location = System.getProperty(SCRIPT_PROPERTY, "");
+        assumeTrue(!location.isBlank(), "Skipped: needs -D" + SCRIPT_PROPERTY
+                + "=<path to scripts/local-apiserver.sh> (the e2e profile sets it)");
+        LocalApiServer server = new LocalApiServer(Path.of(location).toAbsolutePath().normalize());
+        String kubeconfig = System.getenv("KUBECONFIG");
+        Path ours = Path.of(server.run(60, "kubeconfig").trim());
+        assumeTrue(kubeconfig != null && !kubeconfig.isBlank() && samePath(Path.of(kubeconfig), ours),
+                "Skipped: this test restarts kube-apiserver or compacts etcd, which only works on the API server of "
+                        + "scripts/local-apiserver.sh (KUBECONFIG=" + ours + "); KUBECONFIG is " + kubeconfig);
+        return server;
+    }
+
+    /** Stops kube-apiserver (etcd keeps running); {@link #start()} brings it back on the same etcd and port. */
+    void stopKubeApiserver() {
+        run(60, "stop-apiserver");
+    }
+
+    /** Starts whatever of etcd and kube-apiserver is not running; returns once kube-apiserver is ready. */
+    void start() {
+        run(180, "start");
+    }
+
+    /**
+     * Stops kube-apiserver, moves etcd's revision on and compacts it, and starts kube-apiserver
+     * again: every resourceVersion a client held has expired, so re-watching from one answers
+     * 410 Gone.
+     */
+    void restartWithCompactedEtcd() {
+        run(180, "restart", "--compact");
+    }
+
+    private String run(long timeoutSeconds, String... arguments) {
+        List<String> command = new ArrayList<>(List.of("bash", script.toString()));
+        command.addAll(List.of(arguments));
+        try {
+            Path output = Files.createTempFile("local-apiserver", ".log");
+            try {
+                Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                        .redirectOutput(output.toFile()).start();
+                if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    throw new AssertionError(String.join(" ", command) + " did not finish within " + timeoutSeconds
+                            + " s:\n" + Files.readString(output, StandardCharsets.UTF_8));
+                }
+                String text = Files.readString(output, StandardCharsets.UTF_8);
+                if (process.exitValue() != 0) {
+                    throw new AssertionError(String.join(" ", command) + " failed (exit " + process.exitValue()
+                            + "):\n" + text);
+                }
+                return text;
+            } finally {
+                Files.deleteIfExists(output);
+            }
+        } catch (IOException e) {
+            throw new AssertionError("Cannot run " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted running " + command, e);
+        }
+    }
+
+    private static boolean samePath(Path a, Path b) {
+        try {
+            return Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+        }
+    }
+}
