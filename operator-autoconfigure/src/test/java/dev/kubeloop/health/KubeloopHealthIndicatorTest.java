@@ -67,8 +67,11 @@ class KubeloopHealthIndicatorTest {
 
         manager.start();
         cluster.client().resource(Widget.named("ns", "a")).create();
-        eventually().until(() -> ((List<?>) controller(indicator.health(), "widget").get("informers")).toString()
-                .contains("cachedObjects=1"));
+        Controller<?> controller = manager.controller("widget").orElseThrow();
+        // the reconcile of ns/a has ended (nothing else writes, so nothing starts another one)
+        eventually().until(() -> controller.count(ReconcileOutcome.SUCCESS) == 1 && controller.activeWorkers() == 0
+                && ((List<?>) controller(indicator.health(), "widget").get("informers")).toString()
+                        .contains("cachedObjects=1"));
 
         Health running = indicator.health();
         assertThat(running.getStatus()).isEqualTo(Status.UP);

@@ -7,7 +7,7 @@ import org.awaitility.core.ConditionFactory;
 /** Awaitility with the suite's deadline and a short poll interval: waits on conditions, never sleeps. */
 public final class Eventually {
 
-    public static final Duration DEADLINE = Duration.ofSeconds(10);
+    public static final Duration DEADLINE = Duration.ofSeconds(30);
     public static final long DEADLINE_MILLIS = DEADLINE.toMillis();
 
     private Eventually() {
