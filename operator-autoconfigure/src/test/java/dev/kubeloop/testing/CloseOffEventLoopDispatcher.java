@@ -2,6 +2,7 @@ package dev.kubeloop.testing;
 
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.Resetable;
 import io.fabric8.mockwebserver.http.Dispatcher;
@@ -10,6 +11,8 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.lang.reflect.Field;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -22,7 +25,13 @@ import java.util.concurrent.Executors;
  * while an event is on its way to it stalls the whole mock server for 30 s. Any test that stops an
  * informer while objects change can hit it; leader election, whose Lease changes every retry period
  * and is watched by every replica, hits it often. Running the close on a thread of its own lets the
- * event loop complete the write, and the close follows at once. Thread-safe.
+ * event loop complete the write, and the close follows at once.
+ *
+ * <p>And a second: the mock removes a closed watch from its list of watchers only after shutting
+ * down the watch's sender, so a create or update in between hands the event to a sender that
+ * rejects it; the exception escapes the request (which then never gets a response, and the client
+ * times out) and the watchers after it in the list miss the event. The watch is removed from the
+ * list here as soon as its close begins. Thread-safe.
  */
 final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
 
@@ -33,8 +42,24 @@ final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable,
         return thread;
     });
 
+    /** The CRUD dispatcher's live set of watches (7.8.0 internals, read by reflection). */
+    private final Set<?> watchers;
+
     CloseOffEventLoopDispatcher(KubernetesMixedDispatcher delegate) {
         this.delegate = delegate;
+        this.watchers = watchers(delegate);
+    }
+
+    private static Set<?> watchers(KubernetesMixedDispatcher mixed) {
+        try {
+            Field crud = KubernetesMixedDispatcher.class.getDeclaredField("kubernetesCrudDispatcher");
+            crud.setAccessible(true);
+            Field listeners = KubernetesCrudDispatcher.class.getDeclaredField("watchEventListeners");
+            listeners.setAccessible(true);
+            return (Set<?>) listeners.get(crud.get(mixed));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("kubernetes-server-mock's internals changed; revisit this workaround", e);
+        }
     }
 
     @Override
@@ -94,16 +119,19 @@ final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable,
 
         @Override
         public void onClosing(WebSocket webSocket, int code, String reason) {
+            watchers.remove(listener);
             listener.onClosing(webSocket, code, reason);
         }
 
         @Override
         public void onClosed(WebSocket webSocket, int code, String reason) {
+            watchers.remove(listener);
             offLoop(() -> listener.onClosed(webSocket, code, reason));
         }
 
         @Override
         public void onFailure(WebSocket webSocket, Throwable error, Response response) {
+            watchers.remove(listener);
             offLoop(() -> listener.onFailure(webSocket, error, response));
         }
 
