@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real API server from the kubeconfig ({@code KUBECONFIG} or {@code ~/.kube/config}). Installs
- * the CRD once, gives every run a fresh namespace (deleted in the background afterwards), creates
+ * the CRD once, gives every run a fresh namespace, unique to the invocation (deleted in the
+ * background afterwards), creates
  * the objects with a few parallel requests, and sees status writes through a watch of its own:
  * a real API server serves watches from its watch cache, so one more watcher costs it little.
  */
@@ -32,6 +33,12 @@ public final class KubeconfigApiServer implements ApiServer {
     private static final int SEED_THREADS = 8;
 
     private final KubernetesClient admin = ClientFactory.create(null, "default");
+    /**
+     * Makes this invocation's namespaces unique: a namespace deleted by an earlier invocation may
+     * still be terminating (and forever so on an API server without a namespace controller, such as
+     * scripts/local-apiserver.sh's).
+     */
+    private final String invocation = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
 
     public KubeconfigApiServer() {
         CustomResourceDefinition crd = BenchCrd.definition();
@@ -50,7 +57,8 @@ public final class KubeconfigApiServer implements ApiServer {
 
     @Override
     public ServerSession open(String runId) {
-        String namespace = ("kubeloop-bench-" + runId).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+        String namespace = ("kubeloop-bench-" + invocation + "-" + runId).toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9-]", "-");
         if (namespace.length() > 63) {
             namespace = namespace.substring(0, 63).replaceAll("-+$", "");
         }
