@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -138,11 +137,13 @@ final class InformerRegistry {
         if (entry.ownerIndex) {
             informer.addIndexers(Map.of(OwnerIndex.NAME, OwnerIndex::controllerOwnerUid));
         }
+        boolean first = true;
         for (Registration<T> registration : entry.handlers) {
-            informer.addEventHandlerWithResyncPeriod(
-                    new InformerEventAdapter<>(registration.handler(), key.describe()), registration.resyncMillis());
+            // the first adapter also counts re-lists: one more fabric8 listener would cost every event a dispatch
+            informer.addEventHandlerWithResyncPeriod(new InformerEventAdapter<>(registration.handler(), key.describe(),
+                    first ? entry.watchRestarts : null), registration.resyncMillis());
+            first = false;
         }
-        informer.addEventHandlerWithResyncPeriod(new RelistCounter<>(entry.watchRestarts), 0); // no resyncs for it
         entry.informer = informer;
         entry.started = informer.start().toCompletableFuture();
         informer.stopped().whenComplete((ignored, error) -> {
@@ -227,39 +228,6 @@ final class InformerRegistry {
     }
 
     private record Registration<T>(EventHandler<? super T> handler, long resyncMillis) {
-    }
-
-    /**
-     * Counts re-lists: fabric8 calls {@code onBeforeList} before every list, with the last synced
-     * resource version, which is null only before the first one. A re-list happens when the watch
-     * expired (410 Gone) or failed and fabric8 retries with a new list and watch; fabric8's
-     * transparent reconnects of a healthy watch at its resource version do not re-list.
-     */
-    private static final class RelistCounter<T> implements ResourceEventHandler<T> {
-        private final LongAdder restarts;
-
-        RelistCounter(LongAdder restarts) {
-            this.restarts = restarts;
-        }
-
-        @Override
-        public void onBeforeList(String lastSyncResourceVersion) {
-            if (lastSyncResourceVersion != null) {
-                restarts.increment();
-            }
-        }
-
-        @Override
-        public void onAdd(T object) {
-        }
-
-        @Override
-        public void onUpdate(T oldObject, T newObject) {
-        }
-
-        @Override
-        public void onDelete(T object, boolean deletedFinalStateUnknown) {
-        }
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kubeloop.testing.Widget;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 
 class InformerEventAdapterTest {
@@ -60,5 +61,30 @@ class InformerEventAdapterTest {
         failing.onAdd(Widget.named("ns", "a"));
         failing.onUpdate(Widget.named("ns", "a"), Widget.named("ns", "a"));
         failing.onDelete(Widget.named("ns", "a"), false);
+    }
+
+    @Test
+    void countsReListsButNotTheFirstList() {
+        LongAdder relists = new LongAdder();
+        InformerEventAdapter<Widget> counting = new InformerEventAdapter<>(new EventHandler<>() {
+            @Override
+            public void onAdd(Widget object, boolean initialList) {
+            }
+
+            @Override
+            public void onUpdate(Widget oldObject, Widget newObject) {
+            }
+
+            @Override
+            public void onDelete(Widget object) {
+            }
+        }, "widgets", relists);
+
+        counting.onBeforeList(null); // the first list
+        counting.onBeforeList("42"); // after a 410 Gone or a failed watch
+        counting.onBeforeList("57");
+
+        assertThat(relists.sum()).isEqualTo(2);
+        adapter.onBeforeList("42"); // an adapter without a counter ignores it
     }
 }
