@@ -1,6 +1,8 @@
 package dev.kubeloop.benchmarks.compare;
 
 import dev.kubeloop.benchmarks.compare.scenario.BurstScenario;
+import dev.kubeloop.benchmarks.compare.scenario.ColdStartScenario;
+import dev.kubeloop.benchmarks.compare.scenario.LaunchSettings;
 import dev.kubeloop.benchmarks.compare.scenario.Measurement;
 import dev.kubeloop.benchmarks.compare.scenario.Scenario;
 import dev.kubeloop.benchmarks.compare.scenario.ScenarioContext;
@@ -46,6 +48,7 @@ public final class CompareMain {
         try (ApiServer server = options.useKubeconfig() ? new KubeconfigApiServer() : new MockApiServer(options.mockWatchReplay())) {
             ScenarioContext context = new ScenarioContext(server, options.launchSettings());
             warmUp(options, context);
+            trainCds(options, context);
             Results results = new Results();
             for (Scenario scenario : scenarios) {
                 for (int round = 1; round <= options.rounds(); round++) {
@@ -81,6 +84,22 @@ public final class CompareMain {
         }
         System.err.printf("warm-up: bound+patch burst, %,d objects%n", objects);
         new BurstScenario(objects, objects / 2).run("bound+patch", 0, context);
+    }
+
+    /**
+     * Writes the class-data-sharing archive of each {@code --cds} contender: a cold start of 300
+     * objects loads the classes of start-up and of the reconcile path; the JVM dumps them at exit.
+     */
+    private static void trainCds(CompareOptions options, ScenarioContext context) throws Exception {
+        LaunchSettings settings = options.launchSettings();
+        for (String contender : settings.cdsContenders()) {
+            Files.deleteIfExists(settings.cdsArchive(contender));
+            System.err.printf("CDS training run: %s%n", contender);
+            new ColdStartScenario(300).run(contender, 0, context);
+            if (!Files.exists(settings.cdsArchive(contender))) {
+                throw new IllegalStateException("no CDS archive written for " + contender + " (see its r0 log)");
+            }
+        }
     }
 
     private static void measure(Scenario scenario, String contender, int round, ScenarioContext context,

@@ -42,6 +42,8 @@ final class CompareOptions {
               --mock-watch-replay=B   keep the mock's watch, which re-sends all objects on every new watch
                                       (default false: watches start from the requested resourceVersion)
               --jfr=LIST              contenders to record with JFR into <out>/jfr (default: none)
+              --cds=LIST              contenders started with a dynamic class-data-sharing archive of their
+                                      own, written by an unreported 300-object cold start first (default: none)
               --warmup-objects=N      unreported bound+patch burst run warming the launcher first; 0: none (default 1000)
               --settle-ms=N           quiet period before reading a contender's CPU (default 1000)
               --timeout-seconds=N     longest single wait (default 600)
@@ -141,8 +143,10 @@ final class CompareOptions {
 
     LaunchSettings launchSettings() {
         Set<String> jfr = new LinkedHashSet<>(list("jfr", List.of()));
+        Set<String> cds = new LinkedHashSet<>(list("cds", List.of()));
         return new LaunchSettings(values.getOrDefault("heap", "1g"), intValue("workers", 4), outDir(), jfr,
-                Duration.ofSeconds(intValue("timeout-seconds", 600)), Duration.ofMillis(intValue("settle-ms", 1000)));
+                Duration.ofSeconds(intValue("timeout-seconds", 600)), Duration.ofMillis(intValue("settle-ms", 1000)),
+                cds);
     }
 
     private int intValue(String key, int defaultValue) {

@@ -1,6 +1,7 @@
 package dev.kubeloop.benchmarks.compare.scenario;
 
 import dev.kubeloop.benchmarks.compare.contender.ContenderMain;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,7 +11,7 @@ import java.util.Set;
 /**
  * How contender JVMs are started: the same java binary and class path as the launcher, a fixed
  * heap for all ({@code -Xms} = {@code -Xmx}), G1 (what the JVM picks on this machine anyway, made
- * explicit), and a JFR recording for the contenders asked for.
+ * explicit), a JFR recording and a class-data-sharing archive for the contenders asked for.
  *
  * @param heap the {@code -Xmx} value, e.g. {@code 1g}
  * @param workers worker threads for every contender
@@ -18,9 +19,11 @@ import java.util.Set;
  * @param jfrContenders contenders to record with JFR ({@code settings=profile})
  * @param timeout the longest any single wait may take
  * @param settle the quiet period before CPU is read (see {@link ScenarioContext#settle()})
+ * @param cdsContenders contenders started with a dynamic class-data-sharing archive of their own
+ *     (written by an unreported training run before the first round)
  */
 public record LaunchSettings(String heap, int workers, Path outDir, Set<String> jfrContenders, Duration timeout,
-        Duration settle) {
+        Duration settle, Set<String> cdsContenders) {
 
     List<String> command(String contender, String runName, List<String> contenderArgs) {
         List<String> command = new ArrayList<>();
@@ -28,6 +31,12 @@ public record LaunchSettings(String heap, int workers, Path outDir, Set<String> 
         command.add("-Xms" + heap);
         command.add("-Xmx" + heap);
         command.add("-XX:+UseG1GC");
+        if (cdsContenders.contains(contender)) {
+            // the JVM's own CDS, as `java -XX:SharedArchiveFile` in a container would use it
+            // the first run of the invocation (CompareMain's unreported training run) writes the archive at exit
+            command.add((Files.exists(cdsArchive(contender)) ? "-XX:SharedArchiveFile=" : "-XX:ArchiveClassesAtExit=")
+                    + cdsArchive(contender).toAbsolutePath());
+        }
         if (jfrContenders.contains(contender)) {
             command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
                     + jfrFile(runName).toAbsolutePath());
@@ -37,6 +46,10 @@ public record LaunchSettings(String heap, int workers, Path outDir, Set<String> 
         command.add(ContenderMain.class.getName());
         command.addAll(contenderArgs);
         return command;
+    }
+
+    public Path cdsArchive(String contender) {
+        return outDir.resolve("cds").resolve(contender.replace('+', '-') + ".jsa");
     }
 
     Path logFile(String runName) {
