@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +36,8 @@ import org.slf4j.LoggerFactory;
  * the delay; {@code requeue}, errors, conflicts and timeouts re-add with the key's exponential
  * backoff, forever; a terminal error forgets the key. A slow or failing key holds one worker and
  * nothing else: the queue never hands one key to two workers, and never holds other keys back.
+ * An error that is a 403 Forbidden from the API server (see {@link Forbidden}) is retried like
+ * any error but logged once per key, saying what was refused, and its recovery once.
  *
  * <p>Everything a worker does is reported to the {@link ControllerListener} the observers gave
  * for this controller (metrics), and kept for {@link #status()} (health, introspection): see
@@ -47,12 +50,14 @@ import org.slf4j.LoggerFactory;
  * down.
  *
  * <p>State ownership: the queue (thread-safe), the outcome counters ({@link LongAdder}) and the
- * activity (thread-safe) are shared by workers, informer threads and readers; {@code workerFailure}
- * is volatile, written by a dying worker. Worker pools are created by {@link #startWorkers()} and
- * ended by {@link #pauseWorkers} or {@link #stopWorkers}, all synchronized on the controller and
- * called by the {@link ControllerManager}; {@code stopping} is a volatile flag written once by the
- * manager, a pool's {@code paused} flag is volatile and written once. The public accessors are thread-safe and never block for long (the queue
- * snapshot takes the queue's lock briefly).
+ * activity (thread-safe) are shared by workers, informer threads and readers; the forbidden keys
+ * are a {@link ConcurrentHashMap} whose entry for a key only the worker holding that key writes;
+ * {@code workerFailure} is volatile, written by a dying worker. Worker pools are created by
+ * {@link #startWorkers()} and ended by {@link #pauseWorkers} or {@link #stopWorkers}, all
+ * synchronized on the controller and called by the {@link ControllerManager}; {@code stopping} is a
+ * volatile flag written once by the manager, a pool's {@code paused} flag is volatile and written
+ * once. The public accessors are thread-safe and never block for long (the queue snapshot takes the
+ * queue's lock briefly).
  *
  * @param <T> the primary resource type
  */
@@ -73,6 +78,12 @@ public final class Controller<T extends HasMetadata> {
     /** The primary cache first, then the owned types' caches. */
     private final List<ResourceCache<?>> caches = new ArrayList<>();
     private final AtomicInteger aliveWorkers = new AtomicInteger();
+    /**
+     * Keys whose last failure was a 403 Forbidden, with what was refused: so that the refusal is
+     * logged once per key (again only if what is refused changes), not once per retry, and the
+     * recovery once. An entry goes when its key succeeds, fails terminally or its object is gone.
+     */
+    private final ConcurrentHashMap<ObjectKey, String> forbiddenKeys = new ConcurrentHashMap<>();
     private volatile Throwable workerFailure;
     /** One factory for every pool, so that the threads of a restarted pool get new numbers. */
     private final NamedThreadFactory threads;
@@ -374,14 +385,22 @@ public final class Controller<T extends HasMetadata> {
         switch (outcome.kind()) {
             case GONE -> {
                 queue.forget(key);
+                forbiddenKeys.remove(key);
                 log.debug("Object gone, nothing to reconcile: controller={} key={}", name(), key);
             }
-            case SUCCESS -> queue.forget(key);
+            case SUCCESS -> {
+                queue.forget(key);
+                recovered(key, retries);
+            }
             case REQUEUE_AFTER -> {
                 queue.forget(key);
                 queue.addAfter(key, outcome.delay());
+                recovered(key, retries);
             }
-            case REQUEUE -> queue.addRateLimited(key);
+            case REQUEUE -> {
+                queue.addRateLimited(key);
+                recovered(key, retries);
+            }
             case CONFLICT -> {
                 queue.addRateLimited(key);
                 log.debug("Conflict, requeued: controller={} key={} retry={}: {}", name(), key, retries,
@@ -394,13 +413,17 @@ public final class Controller<T extends HasMetadata> {
             }
             case TERMINAL_ERROR -> {
                 queue.forget(key);
+                forbiddenKeys.remove(key);
                 log.error("Reconcile failed terminally, not retrying: controller={} key={}: {}", name(), key,
                         error.getMessage());
                 log.debug("Terminal error stack trace: controller={} key={}", name(), key, error);
             }
             case ERROR -> {
                 queue.addRateLimited(key);
-                if (retries == 0) {
+                Optional<Forbidden> forbidden = Forbidden.in(error);
+                if (forbidden.isPresent()) {
+                    forbidden(key, retries, forbidden.get(), error);
+                } else if (retries == 0) {
                     log.error("Reconcile failed, retrying with backoff: controller={} key={} retry={}: {}", name(),
                             key, retries, error.toString(), error);
                 } else {
@@ -409,6 +432,27 @@ public final class Controller<T extends HasMetadata> {
                     log.debug("Stack trace: controller={} key={}", name(), key, error);
                 }
             }
+        }
+    }
+
+    /** Logs a 403 once per key (and again only if what is refused changes); every retry at DEBUG. */
+    private void forbidden(ObjectKey key, int retries, Forbidden forbidden, Throwable error) {
+        String refused = forbidden.describe();
+        if (!refused.equals(forbiddenKeys.put(key, refused))) {
+            log.error("Reconcile forbidden, retrying with backoff (logged once per object until it recovers): "
+                    + "controller={} key={} retry={}: {}", name(), key, retries, refused);
+        } else {
+            log.debug("Reconcile still forbidden, retrying with backoff: controller={} key={} retry={}", name(), key,
+                    retries);
+        }
+        log.debug("Stack trace: controller={} key={}", name(), key, error);
+    }
+
+    /** Logs the end of a key's 403s, once. */
+    private void recovered(ObjectKey key, int retries) {
+        if (forbiddenKeys.remove(key) != null) {
+            log.info("Reconcile no longer forbidden, recovered: controller={} key={} after {} retries", name(), key,
+                    retries);
         }
     }
 

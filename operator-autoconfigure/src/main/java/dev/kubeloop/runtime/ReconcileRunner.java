@@ -24,6 +24,10 @@ import org.slf4j.MDC;
  * patch) and then {@code reconcile}. An object being deleted that does not carry our finalizer is
  * left alone: nothing of ours holds it, and reconcile is never called for a deleted object.
  *
+ * <p>Events: a terminal error records a Warning {@code ReconcileFailed}; an error that is a 403
+ * from the API server records a Warning {@code Forbidden} saying what was refused (see
+ * {@link Forbidden}), so that {@code kubectl describe} on the object shows why it is stuck.
+ *
  * <p>The reconciler gets a deep copy of the cached object, so it may modify it (set status, then
  * {@code updateStatus}) without corrupting the cache that every controller shares.
  *
@@ -94,6 +98,10 @@ final class ReconcileRunner<T extends HasMetadata> {
         }
         if (outcome.kind() == ReconcileOutcome.TERMINAL_ERROR) {
             events.warning(object, "ReconcileFailed", String.valueOf(outcome.error().getMessage()));
+        } else if (outcome.kind() == ReconcileOutcome.ERROR) {
+            // on every retry: identical Events aggregate into one, whose count and last time show it lasts
+            Forbidden.in(outcome.error())
+                    .ifPresent(forbidden -> events.warning(object, Forbidden.EVENT_REASON, forbidden.describe()));
         }
         return outcome;
     }

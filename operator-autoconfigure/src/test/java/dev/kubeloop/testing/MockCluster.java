@@ -26,7 +26,8 @@ import java.util.logging.Logger;
 /**
  * A fabric8 mock API server in CRUD mode (expectations, when set, win over CRUD) with a client,
  * one per test. Records every request, so tests can count watches and PATCHes. Watch closes are
- * handled off the server's event loop (see {@link CloseOffEventLoopDispatcher}).
+ * handled off the server's event loop (see {@link CloseOffEventLoopDispatcher}). Chosen requests
+ * can be answered with API errors instead (see {@link #faults()}).
  */
 public final class MockCluster implements AutoCloseable {
 
@@ -40,11 +41,13 @@ public final class MockCluster implements AutoCloseable {
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private final List<RecordedRequest> requests = new ArrayList<>();
+    private final ApiFaults faults = new ApiFaults();
 
     private MockCluster() {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new CloseOffEventLoopDispatcher(new KubernetesMixedDispatcher(responses)), false);
+                new FaultInjectingDispatcher(faults,
+                        new CloseOffEventLoopDispatcher(new KubernetesMixedDispatcher(responses))), false);
         server.init();
         client = server.createClient();
     }
@@ -78,6 +81,11 @@ public final class MockCluster implements AutoCloseable {
      */
     public KubernetesClient newClient(Consumer<KubernetesClientBuilder> customizer) {
         return server.createClient(customizer);
+    }
+
+    /** The API errors this server answers chosen requests with, instead of serving them. */
+    public ApiFaults faults() {
+        return faults;
     }
 
     public KubernetesMockServer server() {
