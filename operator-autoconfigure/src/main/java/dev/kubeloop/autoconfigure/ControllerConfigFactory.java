@@ -110,6 +110,8 @@ final class ControllerConfigFactory {
             source = "the type argument of ResourceReconciler on " + bean.userClass().getName();
         } else if (propertyApplies && isSet(name, setting)) {
             source = "property " + property;
+        } else if ("namespaces".equals(setting) && fromGlobalNamespaces(bean)) {
+            source = "property kubeloop.namespaces";
         } else if (attribute != null && bean.annotation() != null) {
             source = "@Reconciler(" + attribute + ") on " + bean.userClass().getName();
         } else {
@@ -124,6 +126,12 @@ final class ControllerConfigFactory {
             action += " Set it with @Reconciler(" + attribute + ") on " + bean.userClass().getName() + ".";
         }
         return new KubeloopConfigurationException(description, action, name, setting, e);
+    }
+
+    /** True if the bean's namespaces are kubeloop.namespaces: neither its property nor its annotation names any. */
+    private boolean fromGlobalNamespaces(ReconcilerBean bean) {
+        return !properties.getNamespaces().isEmpty()
+                && (bean.annotation() == null || bean.annotation().namespaces().length == 0);
     }
 
     private boolean isSet(String name, String setting) {

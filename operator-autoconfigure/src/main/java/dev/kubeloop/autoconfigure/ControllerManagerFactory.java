@@ -30,6 +30,9 @@ import java.util.stream.Collectors;
  */
 final class ControllerManagerFactory {
 
+    private static final String RATE_LIMITER_ACTION = "Set kubeloop.rate-limiter.base-delay and max-delay to positive "
+            + "durations (max-delay at least base-delay), qps to a positive number and burst to at least 1.";
+
     private ControllerManagerFactory() {
     }
 
@@ -107,20 +110,33 @@ final class ControllerManagerFactory {
         }
     }
 
-    /** Validates the rate limiter properties once, then hands out one limiter per controller. */
+    /** Validates the rate limiter properties once, naming the one at fault, then hands out one limiter per controller. */
     private static Supplier<RateLimiter<ObjectKey>> rateLimiters(KubeloopProperties.RateLimiter settings) {
         Duration base = settings.getBaseDelay();
         Duration max = settings.getMaxDelay();
         double qps = settings.getQps();
         int burst = settings.getBurst();
+        String prefix = "kubeloop.rate-limiter.";
+        if (base == null || base.isNegative() || base.isZero()) {
+            throw invalidProperty(prefix + "base-delay", "must be a positive duration, was " + base, RATE_LIMITER_ACTION,
+                    null);
+        }
+        if (max == null || max.compareTo(base) < 0) {
+            throw invalidProperty(prefix + "max-delay", "(" + max + ") must be at least " + prefix + "base-delay ("
+                    + base + ")", RATE_LIMITER_ACTION, null);
+        }
+        if (!(qps > 0) || Double.isInfinite(qps)) {
+            throw invalidProperty(prefix + "qps", "must be a positive number, was " + qps, RATE_LIMITER_ACTION, null);
+        }
+        if (burst < 1) {
+            throw invalidProperty(prefix + "burst", "must be at least 1, was " + burst, RATE_LIMITER_ACTION, null);
+        }
         Supplier<RateLimiter<ObjectKey>> supplier = () -> new MaxOfRateLimiter<>(
                 new ExponentialBackoffRateLimiter<>(base, max), new TokenBucketRateLimiter<>(qps, burst));
         try {
             supplier.get();
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw invalidProperty("kubeloop.rate-limiter", e.getMessage(),
-                    "Set kubeloop.rate-limiter.base-delay and max-delay to positive durations (max-delay at least "
-                            + "base-delay), qps to a positive number and burst to at least 1.", e);
+            throw invalidProperty("kubeloop.rate-limiter", e.getMessage(), RATE_LIMITER_ACTION, e);
         }
         return supplier;
     }

@@ -1,19 +1,22 @@
 package dev.kubeloop.autoconfigure;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kubeloop.runtime.ControllerManager;
 import dev.kubeloop.runtime.ControllerObserver;
 import dev.kubeloop.runtime.WorkGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.availability.ApplicationAvailability;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -27,15 +30,23 @@ import org.springframework.context.annotation.Import;
  * {@code kubeloop.enabled=false} switches all of it off.
  */
 @AutoConfiguration
-@ConditionalOnBooleanProperty(name = "kubeloop.enabled", matchIfMissing = true)
+@Conditional(OnKubeloopEnabledCondition.class)
 @EnableConfigurationProperties(KubeloopProperties.class)
 @Import(ReconcilerScanRegistrar.class)
 public final class KubeloopAutoConfiguration {
 
+    /**
+     * fabric8's client, reading objects the way client-go does: fields the Java model does not
+     * know (added by a newer CRD version, or preserved unknown fields) are ignored instead of
+     * failing the read, so an operator keeps working while its CRD moves ahead of its model.
+     * fabric8's default mapper fails on them, which left such objects unreconciled.
+     */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     KubernetesClient kubernetesClient() {
-        return new KubernetesClientBuilder().build();
+        ObjectMapper mapper = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        return new KubernetesClientBuilder().withKubernetesSerialization(new KubernetesSerialization(mapper, true))
+                .build();
     }
 
     @Bean

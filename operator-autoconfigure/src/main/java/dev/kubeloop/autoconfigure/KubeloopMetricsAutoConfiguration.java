@@ -4,10 +4,10 @@ import dev.kubeloop.metrics.KubeloopMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 
 /**
  * Publishes the runtime's metrics with controller-runtime's names to the application's
@@ -21,7 +21,7 @@ import org.springframework.context.annotation.Bean;
     "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
-@ConditionalOnBooleanProperty(name = "kubeloop.enabled", matchIfMissing = true)
+@Conditional(OnKubeloopEnabledCondition.class)
 public final class KubeloopMetricsAutoConfiguration {
 
     @Bean

@@ -5,7 +5,6 @@ import dev.kubeloop.leader.LeadershipLostHandler;
 import dev.kubeloop.runtime.WorkGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -21,8 +20,7 @@ import org.springframework.core.env.Environment;
  * method only makes sure its threads end if the manager never started.
  */
 @AutoConfiguration(after = KubeloopAutoConfiguration.class)
-@ConditionalOnBooleanProperty(name = "kubeloop.enabled", matchIfMissing = true)
-@Conditional(OnLeaderElectionCondition.class)
+@Conditional({OnKubeloopEnabledCondition.class, OnLeaderElectionCondition.class})
 public final class LeaderElectionAutoConfiguration {
 
     @Bean(destroyMethod = "close")

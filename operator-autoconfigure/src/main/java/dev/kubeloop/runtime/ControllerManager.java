@@ -57,6 +57,9 @@ public final class ControllerManager implements AutoCloseable {
     /** How long the event writer may take to flush queued events at stop. */
     private static final Duration EVENT_FLUSH_TIMEOUT = Duration.ofSeconds(2);
 
+    /** The source of Events the informers record (about objects they cannot read), which belong to no controller. */
+    static final String INFORMER_EVENT_SOURCE = "kubeloop";
+
     private static final Logger log = LoggerFactory.getLogger(ControllerManager.class);
 
     /** Where a manager is in its life. */
@@ -100,8 +103,9 @@ public final class ControllerManager implements AutoCloseable {
         this.observers = new Observers(builder.observers);
         this.recentErrors = builder.recentErrors;
         this.gate = builder.gate;
-        this.informers = new InformerRegistry(client, builder.stripManagedFields, observers);
         this.events = new EventBroadcaster(client);
+        this.informers = new InformerRegistry(client, builder.stripManagedFields, observers,
+                events.recorderFor(INFORMER_EVENT_SOURCE));
     }
 
     public static Builder builder(KubernetesClient client) {

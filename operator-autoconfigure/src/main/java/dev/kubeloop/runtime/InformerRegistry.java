@@ -1,5 +1,6 @@
 package dev.kubeloop.runtime;
 
+import dev.kubeloop.api.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -36,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * and indexes in place (fabric8 fixes an informer's resync check period and item store when it
  * starts) and starts them; {@link #awaitSynced} waits for their first lists.
  *
+ * <p>Informers leave out objects their type cannot read, instead of failing their whole list (see
+ * {@link TolerantListerWatcher}); each such object is reported once per version, as a WARN and a
+ * Warning Event.
+ *
  * <p>Every informer also gets an item store whose size is cheap to read (for the cached objects
  * gauge), a handler that counts its re-lists (watch restarts), and a hook on its end: an informer
  * that had synced and then stopped with an error (fabric8 retries 410 Gone and failed lists, but
@@ -53,16 +58,20 @@ final class InformerRegistry {
     private final KubernetesClient client;
     private final boolean stripManagedFields;
     private final ControllerObserver observer;
+    /** Warning Events about objects an informer cannot read. */
+    private final EventRecorder events;
     // guarded by this
     private final Map<InformerKey, Entry<?>> entries = new LinkedHashMap<>();
     private boolean started;
     /** Set when stop begins, so that informers ending on request are not reported as failed. */
     private volatile boolean stopping;
 
-    InformerRegistry(KubernetesClient client, boolean stripManagedFields, ControllerObserver observer) {
+    InformerRegistry(KubernetesClient client, boolean stripManagedFields, ControllerObserver observer,
+            EventRecorder events) {
         this.client = client;
         this.stripManagedFields = stripManagedFields;
         this.observer = observer;
+        this.events = events;
     }
 
     /**
@@ -128,7 +137,9 @@ final class InformerRegistry {
         // max(its own period, that check period): create it with the shortest wanted period.
         long checkPeriod = entry.handlers.stream().mapToLong(Registration::resyncMillis).filter(m -> m > 0)
                 .min().orElse(0);
-        SharedIndexInformer<T> informer = scoped.runnableInformer(checkPeriod);
+        // not scoped.runnableInformer: one object the type cannot read must not stop the whole informer
+        SharedIndexInformer<T> informer = TolerantListerWatcher.informer(client, type, scoped, key.namespace(),
+                key.labelSelector(), checkPeriod, new UnreadableObjects(type, key.describe(), events));
         // fabric8's default store is a BasicItemStore too; owning it gives a size() without copying the cache
         ItemStore<T> store = stripManagedFields ? new ManagedFieldsStrippingStore<>()
                 : new BasicItemStore<>(Cache::metaNamespaceKeyFunc);

@@ -145,6 +145,21 @@ class KubeloopAutoConfigurationTest {
     }
 
     @Test
+    void theDefaultClientIgnoresFieldsTheModelDoesNotKnowAsClientGoDoes() {
+        String newerWidget = "{\"apiVersion\":\"kubeloop.dev/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"a\"},"
+                + "\"spec\":{\"color\":\"red\",\"addedLater\":{\"x\":1}},\"status\":{\"futureField\":true},"
+                + "\"alsoNew\":[1]}";
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(KubeloopAutoConfiguration.class))
+                .withPropertyValues("kubeloop.cache-sync-timeout=1s")
+                .run(context -> {
+                    Widget read = context.getBean(KubernetesClient.class).getKubernetesSerialization()
+                            .unmarshal(newerWidget, Widget.class);
+                    assertThat(read.getSpec().getColor()).isEqualTo("red");
+                });
+    }
+
+    @Test
     void theManagerStopsWithTheContext() {
         ControllerManager[] manager = new ControllerManager[1];
         runner.withUserConfiguration(ScanningApplication.class)

@@ -23,11 +23,16 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The Helm chart, linted and rendered by a real Helm engine (helm-java), asserted object by object. */
 class HelmChartTest {
@@ -129,6 +134,55 @@ class HelmChartTest {
         }
         assertThat(chart.one(ClusterRoleBinding.class).getSubjects()).singleElement()
                 .satisfies(subject -> assertThat(subject.getNamespace()).isEqualTo(RenderedChart.NAMESPACE));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("valueCombinations")
+    void noRenderingGrantsWildcardsSecretsOrWaysToEscalate(String described, Map<String, Object> values) {
+        RenderedChart chart = RenderedChart.render(values);
+        List<PolicyRule> rules = new ArrayList<>();
+        chart.all(ClusterRole.class).forEach(role -> rules.addAll(role.getRules()));
+        chart.all(Role.class).forEach(role -> rules.addAll(role.getRules()));
+        assertThat(rules).isNotEmpty().allSatisfy(rule -> {
+            assertThat(rule.getVerbs()).isNotEmpty().doesNotContain("*", "escalate", "bind", "impersonate");
+            assertThat(rule.getResources()).isNotEmpty().doesNotContain("*", "secrets", "serviceaccounts/token",
+                    "pods/exec", "roles", "clusterroles", "rolebindings", "clusterrolebindings");
+            assertThat(rule.getApiGroups()).doesNotContain("*");
+            assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
+            assertThat(rule.getResourceNames()).isNullOrEmpty();
+        });
+        assertThat(rules).filteredOn(rule -> rule.getResources().contains("events"))
+                .allSatisfy(rule -> assertThat(rule.getVerbs()).containsExactlyInAnyOrder("create", "patch"));
+        assertThat(chart.all(ClusterRoleBinding.class)).allSatisfy(binding -> assertThat(binding.getRoleRef().getName())
+                .as("cluster-wide bindings only to the chart's own ClusterRole")
+                .isEqualTo(chart.one(ClusterRole.class).getMetadata().getName()));
+        assertThat(chart.all(RoleBinding.class)).allSatisfy(binding ->
+                assertThat(binding.getRoleRef().getKind()).isEqualTo("Role"));
+    }
+
+    static Stream<Arguments> valueCombinations() {
+        return Stream.of(
+                Arguments.of("defaults", Map.of()),
+                Arguments.of("watchNamespaces", Map.of("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b")),
+                Arguments.of("single replica without leader election", Map.of("replicaCount", "1",
+                        "leaderElection.enabled", "false")),
+                Arguments.of("monitoring and write access on", Map.of("metrics.serviceMonitor.enabled", "true",
+                        "metrics.prometheusRule.enabled", "true", "metrics.grafanaDashboard.enabled", "true",
+                        "introspectionWriteAccess", "true")));
+    }
+
+    @Test
+    void theServiceAccountTokenIsMountedOnlyIntoTheOperatorPod() {
+        RenderedChart chart = RenderedChart.render(Map.of());
+        assertThat(chart.one(ServiceAccount.class).getAutomountServiceAccountToken())
+                .as("pods that merely use the account get no token").isFalse();
+        PodSpec pod = chart.one(Deployment.class).getSpec().getTemplate().getSpec();
+        assertThat(pod.getAutomountServiceAccountToken()).as("the operator needs its token, and asks for it").isTrue();
+        assertThat(pod.getVolumes()).as("no secret volumes: the token is the projected one Kubernetes mounts")
+                .allSatisfy(volume -> assertThat(volume.getSecret()).isNull());
+        assertThat(pod.getContainers()).allSatisfy(container -> assertThat(container.getEnv())
+                .allSatisfy(env -> assertThat(env.getValueFrom() == null || env.getValueFrom().getSecretKeyRef() == null)
+                        .as("env %s from a secret", env.getName()).isTrue()));
     }
 
     @Test

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.queue.ItemState;
+import dev.kubeloop.runtime.ControllerConfig;
+import dev.kubeloop.runtime.ControllerListener;
+import dev.kubeloop.runtime.ControllerObserver;
 import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.runtime.ReconcileReport;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -16,8 +20,13 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
 
 /** The Website operator end to end against the kit's API server (the embedded mock, or KUBECONFIG's cluster). */
 @KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
@@ -29,6 +38,9 @@ class WebsiteReconcilerTest {
 
     @Autowired
     KubeloopTestKit kit;
+
+    @Autowired
+    ReconcileCounter reconciles;
 
     @Test
     void aWebsiteGetsItsThreeOwnedObjectsAndTurnsReadyWhenItsPodsAre() {
@@ -100,6 +112,7 @@ class WebsiteReconcilerTest {
 
     @Test
     void anInvalidImageGetsInvalidSpecAndOneWarningWithoutRetrying() {
+        Website neighbour = kit.awaitReconciled(client.resource(website("neighbour", "next door")).create());
         Website invalid = website("invalid", "page");
         invalid.getSpec().setImage("nginx:::latest");
         Website site = kit.awaitReconciled(client.resource(invalid).create());
@@ -113,6 +126,30 @@ class WebsiteReconcilerTest {
         assertThat(kit.owned(site, Deployment.class)).isEmpty();
         ObjectKey key = ObjectKey.of(site);
         assertThat(kit.controller("website").state(key)).as("no retry pending").isEqualTo(ItemState.ABSENT);
+        kit.awaitIdle();
+        int invalidReconciles = reconciles.count(key);
+        // the create, and the finalizer Kubeloop adds (finalizer changes pass the generation filter);
+        // a write's watch event arriving while one runs may add one more; never a retry
+        assertThat(invalidReconciles).as("reconciles of the invalid site after it settled").isBetween(1, 3);
+
+        // the neighbours keep being reconciled while the invalid site stays quiet: no retry storm
+        for (int edit = 1; edit <= 3; edit++) {
+            Website latest = client.resource(neighbour).get();
+            latest.getSpec().setHtml("edit " + edit);
+            Website edited = kit.awaitReconciled(client.resource(latest).update());
+            assertThat(single(kit.owned(edited, ConfigMap.class)).getData()).containsEntry("index.html", "edit " + edit);
+        }
+        Website newcomer = kit.awaitReconciled(client.resource(website("newcomer", "new")).create());
+        assertThat(kit.owned(newcomer, Deployment.class)).hasSize(1);
+        assertThat(condition(client.resource(neighbour).get(), "Ready").getReason())
+                .isNotEqualTo(WebsiteReconciler.INVALID_SPEC);
+        assertThat(reconciles.count(key)).as("reconciles of the invalid site").isEqualTo(invalidReconciles);
+        assertThat(kit.controller("website").state(key)).isEqualTo(ItemState.ABSENT);
+        System.out.println("[reliability] scenario=invalid-spec load=1 invalid Website among 2 valid ones, 3 edits and "
+                + "1 create of the valid ones faults=spec.image does not parse result=InvalidSpec condition, one "
+                + "Warning, no retry, neighbours served figures=invalidReconciles=" + invalidReconciles
+                + " neighbourReconciles=" + reconciles.count(ObjectKey.of(neighbour)) + " invalidSpecWarnings="
+                + kit.events(site).stream().filter(e -> WebsiteReconciler.INVALID_SPEC.equals(e.getReason())).count());
 
         long reconcilesBefore = kit.metrics("website").outcomes().get(ReconcileOutcome.SUCCESS);
         kit.reconcile(site); // a resync or an owned-object event would reconcile it again
@@ -146,6 +183,36 @@ class WebsiteReconcilerTest {
         assertThat(WebsiteIndex.entries(client.configMaps().withName(WebsiteIndex.NAME).get()))
                 .containsKey("kept").doesNotContainKey("deleted");
         assertThat(client.resource(kept).get()).isNotNull();
+    }
+
+    @TestConfiguration
+    static class CountReconciles {
+
+        @Bean
+        ReconcileCounter reconcileCounter() {
+            return new ReconcileCounter();
+        }
+    }
+
+    /** Counts reconciles per key, whatever their outcome. */
+    static class ReconcileCounter implements ControllerObserver {
+
+        private final Map<ObjectKey, AtomicInteger> counts = new ConcurrentHashMap<>();
+
+        int count(ObjectKey key) {
+            AtomicInteger count = counts.get(key);
+            return count == null ? 0 : count.get();
+        }
+
+        @Override
+        public ControllerListener controllerRegistered(ControllerConfig<?> config) {
+            return new ControllerListener() {
+                @Override
+                public void reconcileFinished(ReconcileReport report) {
+                    counts.computeIfAbsent(report.key(), k -> new AtomicInteger()).incrementAndGet();
+                }
+            };
+        }
     }
 
     private Website website(String name, String html) {
