@@ -52,6 +52,8 @@ final class InformerRegistry {
 
     private final KubernetesClient client;
     private final boolean stripManagedFields;
+    /** Objects per page of an informer's list; 0 lists everything in one response. */
+    private final long listPageSize;
     private final ControllerObserver observer;
     // guarded by this
     private final Map<InformerKey, Entry<?>> entries = new LinkedHashMap<>();
@@ -59,9 +61,11 @@ final class InformerRegistry {
     /** Set when stop begins, so that informers ending on request are not reported as failed. */
     private volatile boolean stopping;
 
-    InformerRegistry(KubernetesClient client, boolean stripManagedFields, ControllerObserver observer) {
+    InformerRegistry(KubernetesClient client, boolean stripManagedFields, long listPageSize,
+            ControllerObserver observer) {
         this.client = client;
         this.stripManagedFields = stripManagedFields;
+        this.listPageSize = listPageSize;
         this.observer = observer;
     }
 
@@ -128,7 +132,11 @@ final class InformerRegistry {
         // max(its own period, that check period): create it with the shortest wanted period.
         long checkPeriod = entry.handlers.stream().mapToLong(Registration::resyncMillis).filter(m -> m > 0)
                 .min().orElse(0);
-        SharedIndexInformer<T> informer = scoped.runnableInformer(checkPeriod);
+        // without a limit fabric8 lists everything in one response (from the watch cache: resourceVersion=0),
+        // which must then fit in the heap at once, all objects parsed and managedFields not yet stripped
+        SharedIndexInformer<T> informer = listPageSize > 0
+                ? scoped.withLimit(listPageSize).runnableInformer(checkPeriod)
+                : scoped.runnableInformer(checkPeriod);
         // fabric8's default store is a BasicItemStore too; owning it gives a size() without copying the cache
         ItemStore<T> store = stripManagedFields ? new ManagedFieldsStrippingStore<>()
                 : new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
