@@ -44,6 +44,13 @@ final class ControllerManagerFactory {
                 .rateLimiter(rateLimiters(properties.getRateLimiter()));
         observers.forEach(builder::observer);
         try {
+            builder.listPageSize(properties.getInformerListPageSize());
+        } catch (IllegalArgumentException e) {
+            throw invalidProperty("kubeloop.informer-list-page-size", "must not be negative, was "
+                    + properties.getInformerListPageSize(), "Set it to 0 (one list response) or a page size such "
+                    + "as 500.", e);
+        }
+        try {
             builder.recentErrors(properties.getIntrospection().getLastErrors());
         } catch (IllegalArgumentException e) {
             throw invalidProperty("kubeloop.introspection.last-errors", "must not be negative, was "

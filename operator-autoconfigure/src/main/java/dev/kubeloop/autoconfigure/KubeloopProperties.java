@@ -39,6 +39,15 @@ public class KubeloopProperties {
     private boolean stripManagedFields = true;
 
     /**
+     * Objects per page when an informer lists its resources; 0 lists everything in one response.
+     * Set it (500 is client-go's page size) when the operator caches tens of thousands of objects
+     * in a small heap: a single response must otherwise fit in memory at once, JSON and all its
+     * objects, managedFields included. Paged lists are read from etcd rather than the API
+     * server's watch cache.
+     */
+    private long informerListPageSize;
+
+    /**
      * Namespaces every reconciler watches unless its @Reconciler annotation or its
      * kubeloop.reconcilers.<name>.namespaces names others; empty means all namespaces. Useful to
      * confine a whole operator to one namespace (a namespaced install, a test namespace).
@@ -90,6 +99,14 @@ public class KubeloopProperties {
 
     public void setShutdownTimeout(Duration shutdownTimeout) {
         this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public long getInformerListPageSize() {
+        return informerListPageSize;
+    }
+
+    public void setInformerListPageSize(long informerListPageSize) {
+        this.informerListPageSize = informerListPageSize;
     }
 
     public boolean isStripManagedFields() {

@@ -104,7 +104,7 @@ public final class ControllerManager implements AutoCloseable {
         this.recentErrors = builder.recentErrors;
         this.gate = builder.gate;
         this.events = new EventBroadcaster(client);
-        this.informers = new InformerRegistry(client, builder.stripManagedFields, observers,
+        this.informers = new InformerRegistry(client, builder.stripManagedFields, builder.listPageSize, observers,
                 events.recorderFor(INFORMER_EVENT_SOURCE));
     }
 
@@ -361,6 +361,7 @@ public final class ControllerManager implements AutoCloseable {
         private Duration cacheSyncTimeout = DEFAULT_CACHE_SYNC_TIMEOUT;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private boolean stripManagedFields = true;
+        private long listPageSize;
         private Supplier<RateLimiter<ObjectKey>> rateLimiters = RateLimiter::defaultControllerRateLimiter;
         private final List<ControllerObserver> observers = new ArrayList<>();
         private int recentErrors = DEFAULT_RECENT_ERRORS;
@@ -389,6 +390,20 @@ public final class ControllerManager implements AutoCloseable {
         /** Whether cached objects lose {@code metadata.managedFields}; default true. */
         public Builder stripManagedFields(boolean strip) {
             this.stripManagedFields = strip;
+            return this;
+        }
+
+        /**
+         * How many objects each informer asks for per page when it lists; default 0: the whole list
+         * in one response, which the API server may serve from its watch cache. With a page size, a
+         * list of many objects is never in memory all at once (its JSON, and its objects before
+         * managedFields are stripped), at the price of the API server reading each page from etcd.
+         */
+        public Builder listPageSize(long pageSize) {
+            if (pageSize < 0) {
+                throw new IllegalArgumentException("list page size must not be negative, was " + pageSize);
+            }
+            this.listPageSize = pageSize;
             return this;
         }
 

@@ -57,6 +57,8 @@ final class InformerRegistry {
 
     private final KubernetesClient client;
     private final boolean stripManagedFields;
+    /** Objects per page of an informer's list; 0 lists everything in one response. */
+    private final long listPageSize;
     private final ControllerObserver observer;
     /** Warning Events about objects an informer cannot read. */
     private final EventRecorder events;
@@ -66,10 +68,11 @@ final class InformerRegistry {
     /** Set when stop begins, so that informers ending on request are not reported as failed. */
     private volatile boolean stopping;
 
-    InformerRegistry(KubernetesClient client, boolean stripManagedFields, ControllerObserver observer,
-            EventRecorder events) {
+    InformerRegistry(KubernetesClient client, boolean stripManagedFields, long listPageSize,
+            ControllerObserver observer, EventRecorder events) {
         this.client = client;
         this.stripManagedFields = stripManagedFields;
+        this.listPageSize = listPageSize;
         this.observer = observer;
         this.events = events;
     }
@@ -137,6 +140,11 @@ final class InformerRegistry {
         // max(its own period, that check period): create it with the shortest wanted period.
         long checkPeriod = entry.handlers.stream().mapToLong(Registration::resyncMillis).filter(m -> m > 0)
                 .min().orElse(0);
+        // without a limit fabric8 lists everything in one response (from the watch cache: resourceVersion=0),
+        // which must then fit in the heap at once, all objects parsed and managedFields not yet stripped
+        if (listPageSize > 0) {
+            scoped = scoped.withLimit(listPageSize);
+        }
         // not scoped.runnableInformer: one object the type cannot read must not stop the whole informer
         SharedIndexInformer<T> informer = TolerantListerWatcher.informer(client, type, scoped, key.namespace(),
                 key.labelSelector(), checkPeriod, new UnreadableObjects(type, key.describe(), events));

@@ -146,6 +146,15 @@ class InvalidConfigurationTest {
     }
 
     @Test
+    void aNegativeListPageSizeFailsNamingTheProperty() {
+        runner().withPropertyValues("kubeloop.informer-list-page-size=-1").run(failsWith(analysis -> {
+            assertThat(analysis.getDescription())
+                    .isEqualTo("Property kubeloop.informer-list-page-size must not be negative, was -1.");
+            assertThat(analysis.getAction()).contains("500");
+        }));
+    }
+
+    @Test
     void leaderElectionTimingsThatCannotWorkFailNamingTheProperties() {
         ApplicationContextRunner leaderElection = runner().withConfiguration(
                 AutoConfigurations.of(LeaderElectionAutoConfiguration.class))

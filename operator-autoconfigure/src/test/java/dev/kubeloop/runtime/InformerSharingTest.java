@@ -62,6 +62,37 @@ class InformerSharingTest {
     }
 
     @Test
+    void withoutAPageSizeAnInformerListsEverythingInOneResponseFromTheWatchCache() {
+        RecordingReconciler reconciler = new RecordingReconciler();
+        manager(true).register(ControllerConfig.builder("widget", Widget.class).build(), reconciler);
+        manager.start();
+
+        assertThat(lists()).singleElement().satisfies(path -> assertThat(path).contains("resourceVersion=0")
+                .doesNotContain("limit="));
+    }
+
+    @Test
+    void withAPageSizeAnInformerAsksForPagesOfThatSize() {
+        for (int i = 0; i < 3; i++) {
+            client.resource(Widget.named("ns", "w-" + i)).create();
+        }
+        manager = ControllerManager.builder(client).listPageSize(2).shutdownTimeout(Duration.ofSeconds(5)).build();
+        RecordingReconciler reconciler = new RecordingReconciler();
+        manager.register(ControllerConfig.builder("widget", Widget.class).build(), reconciler);
+        manager.start();
+
+        eventually().until(() -> reconciler.calls().size() == 3);
+        // the mock ignores the limit and answers with everything: one request, no continue token
+        assertThat(lists()).singleElement().satisfies(path -> assertThat(path).contains("limit=2")
+                .doesNotContain("resourceVersion=0"));
+    }
+
+    private List<String> lists() {
+        return cluster.requests(r -> r.getMethod().equals("GET") && r.getPath().contains("/widgets?")
+                && !r.getPath().contains("watch=true")).stream().map(r -> r.getPath()).toList();
+    }
+
+    @Test
     void anOwnedTypeSharesTheInformerOfAnotherReconcilersSameScope() {
         manager(true).register(ControllerConfig.builder("widget", Widget.class).owns(List.of(ConfigMap.class)).build(),
                 new RecordingReconciler());

@@ -12,7 +12,9 @@ import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.lang.reflect.Field;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -31,9 +33,18 @@ import java.util.concurrent.Executors;
  * down the watch's sender, so a create or update in between hands the event to a sender that
  * rejects it; the exception escapes the request (which then never gets a response, and the client
  * times out) and the watchers after it in the list miss the event. The watch is removed from the
- * list here as soon as its close begins. Thread-safe.
+ * list here as soon as its close begins.
+ *
+ * <p>It also keeps the server side of every open watch, so that a test can cut them all at once
+ * ({@link #cutOpenWatches}), as an API server restart, a proxy or a load balancer's idle timeout
+ * would. Thread-safe.
  */
 final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
+
+    /** kube-apiserver's watch event for a resourceVersion older than its watch cache holds. */
+    private static final String EXPIRED = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+            + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version\","
+            + "\"reason\":\"Expired\",\"code\":410}}";
 
     private final KubernetesMixedDispatcher delegate;
     private final ExecutorService closer = Executors.newCachedThreadPool(runnable -> {
@@ -44,6 +55,8 @@ final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable,
 
     /** The CRUD dispatcher's live set of watches (7.8.0 internals, read by reflection). */
     private final Set<?> watchers;
+    /** The server side of every watch (web socket) opened and not yet closing. */
+    private final Set<WebSocket> openWatches = ConcurrentHashMap.newKeySet();
 
     CloseOffEventLoopDispatcher(KubernetesMixedDispatcher delegate) {
         this.delegate = delegate;
@@ -67,6 +80,29 @@ final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable,
         MockResponse response = delegate.dispatch(request);
         WebSocketListener listener = response.getWebSocketListener();
         return listener == null ? response : response.withWebSocketUpgrade(new ClosingOffLoop(listener));
+    }
+
+    /**
+     * Closes the server side of every open watch. A plain cut is a normal close (code 1000), after
+     * which a client watches again from the last resourceVersion it saw; an expiring cut first sends
+     * the ERROR event a real API server sends when that resourceVersion is too old to watch from
+     * (410 Gone, reason Expired), after which an informer lists again.
+     *
+     * @return how many watches were cut
+     */
+    int cutOpenWatches(boolean expire) {
+        int cut = 0;
+        for (WebSocket watch : List.copyOf(openWatches)) {
+            if (!openWatches.remove(watch)) {
+                continue; // closed meanwhile
+            }
+            if (expire) {
+                watch.send(EXPIRED);
+            }
+            watch.close(1000, "watch cut by the test");
+            cut++;
+        }
+        return cut;
     }
 
     @Override
@@ -104,6 +140,7 @@ final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable,
 
         @Override
         public void onOpen(WebSocket webSocket, Response response) {
+            openWatches.add(webSocket);
             listener.onOpen(webSocket, response);
         }
 
@@ -119,18 +156,21 @@ final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable,
 
         @Override
         public void onClosing(WebSocket webSocket, int code, String reason) {
+            openWatches.remove(webSocket);
             watchers.remove(listener);
             listener.onClosing(webSocket, code, reason);
         }
 
         @Override
         public void onClosed(WebSocket webSocket, int code, String reason) {
+            openWatches.remove(webSocket);
             watchers.remove(listener);
             offLoop(() -> listener.onClosed(webSocket, code, reason));
         }
 
         @Override
         public void onFailure(WebSocket webSocket, Throwable error, Response response) {
+            openWatches.remove(webSocket);
             watchers.remove(listener);
             offLoop(() -> listener.onFailure(webSocket, error, response));
         }

@@ -39,15 +39,16 @@ public final class MockCluster implements AutoCloseable {
     }
 
     private final KubernetesMockServer server;
+    private final CloseOffEventLoopDispatcher dispatcher;
     private final KubernetesClient client;
     private final List<RecordedRequest> requests = new ArrayList<>();
     private final ApiFaults faults = new ApiFaults();
 
     private MockCluster() {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        dispatcher = new CloseOffEventLoopDispatcher(new KubernetesMixedDispatcher(responses));
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new FaultInjectingDispatcher(faults,
-                        new CloseOffEventLoopDispatcher(new KubernetesMixedDispatcher(responses))), false);
+                new FaultInjectingDispatcher(faults, dispatcher), false);
         server.init();
         client = server.createClient();
     }
@@ -90,6 +91,17 @@ public final class MockCluster implements AutoCloseable {
 
     public KubernetesMockServer server() {
         return server;
+    }
+
+    /**
+     * Closes the server side of every watch open now, as a restarted API server or a proxy's idle
+     * timeout would; clients must watch again by themselves. With {@code expire}, each watch first
+     * gets a 410 Gone (Expired) event, so an informer must list again too.
+     *
+     * @return how many watches were cut
+     */
+    public int cutWatches(boolean expire) {
+        return dispatcher.cutOpenWatches(expire);
     }
 
     /** Every request the server received so far (accumulated across calls). */
