@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -142,11 +143,9 @@ final class InformerRegistry {
                 .min().orElse(0);
         // without a limit fabric8 lists everything in one response (from the watch cache: resourceVersion=0),
         // which must then fit in the heap at once, all objects parsed and managedFields not yet stripped
-        if (listPageSize > 0) {
-            scoped = scoped.withLimit(listPageSize);
-        }
-        // not scoped.runnableInformer: one object the type cannot read must not stop the whole informer
-        SharedIndexInformer<T> informer = TolerantListerWatcher.informer(client, type, scoped, key.namespace(),
+        Informable<T> source = listPageSize > 0 ? scoped.withLimit(listPageSize) : scoped;
+        // not source.runnableInformer: one object the type cannot read must not stop the whole informer
+        SharedIndexInformer<T> informer = TolerantListerWatcher.informer(client, type, source, key.namespace(),
                 key.labelSelector(), checkPeriod, new UnreadableObjects(type, key.describe(), events));
         // fabric8's default store is a BasicItemStore too; owning it gives a size() without copying the cache
         ItemStore<T> store = stripManagedFields ? new ManagedFieldsStrippingStore<>()

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -92,8 +93,8 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
      */
     @SuppressWarnings("unchecked")
     static <T extends HasMetadata> SharedIndexInformer<T> informer(KubernetesClient client, Class<T> type,
-            FilterWatchListDeletable<T, KubernetesResourceList<T>, Resource<T>> scoped, String namespace,
-            String labelSelector, long resyncMillis, UnreadableObjects unreadable) {
+            Informable<T> scoped, String namespace, String labelSelector, long resyncMillis,
+            UnreadableObjects unreadable) {
         MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
                 generic = client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type));
         FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList,

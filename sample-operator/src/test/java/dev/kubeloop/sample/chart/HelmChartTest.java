@@ -70,6 +70,7 @@ class HelmChartTest {
                 .containsEntry("MANAGEMENT_SERVER_PORT", "8081")
                 .containsEntry("MANAGEMENT_ENDPOINTS_WEB_EXPOSURE_INCLUDE", "health,info,prometheus,kubeloop")
                 .containsEntry("MANAGEMENT_ENDPOINT_KUBELOOP_ACCESS", "read-only")
+                .containsEntry("KUBELOOP_INFORMER_LIST_PAGE_SIZE", "500")
                 .containsEntry("SAMPLE_DEMO", "off")
                 .doesNotContainKey("KUBELOOP_RECONCILERS_WEBSITE_NAMESPACES");
         assertThat(env.get("JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError");
