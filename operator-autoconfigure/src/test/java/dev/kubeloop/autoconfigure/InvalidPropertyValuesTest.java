@@ -63,6 +63,9 @@ class InvalidPropertyValuesTest {
             new Case("kubeloop.shutdown-timeout", "later", "invalid value 'later'", "a duration of 0 or more"),
             new Case("kubeloop.shutdown-timeout", "-5s", "Property kubeloop.shutdown-timeout must not be negative"),
             new Case("kubeloop.strip-managed-fields", "perhaps", "invalid value 'perhaps'", "true or false"),
+            new Case("kubeloop.informer-list-page-size", "many", "invalid value 'many'", "a whole number"),
+            new Case("kubeloop.informer-list-page-size", "-1", "Property kubeloop.informer-list-page-size must not "
+                    + "be negative, was -1", "0 (one list response) or a page size such as 500"),
             new Case("kubeloop.namespaces", "Not_A_Namespace", "'Not_A_Namespace' is not a valid namespace name",
                     "property kubeloop.namespaces"),
             new Case("kubeloop.rate-limiter.base-delay", "quick", "invalid value 'quick'",
