@@ -10,7 +10,7 @@ import dev.kubeloop.health.KubeloopHealthIndicator;
 import dev.kubeloop.metrics.KubeloopMetrics;
 import dev.kubeloop.testing.ApiError;
 import dev.kubeloop.testing.ApiFaults.Fault;
-import dev.kubeloop.testing.LogCapture;
+import dev.kubeloop.testing.CapturedLogs;
 import dev.kubeloop.testing.PrometheusText;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.RecordingReconciler.Call;
@@ -75,7 +75,7 @@ class ApiErrorsTest extends MockClusterTestSupport {
     private final List<String> busy = names("busy", BUSY);
     private final List<String> quiet = names("quiet", QUIET);
     /** The failures are provoked: counted here, not printed. */
-    private final LogCapture logs = LogCapture.of(Controller.class, Level.WARN);
+    private final CapturedLogs logs = CapturedLogs.of(Controller.class, Level.WARN);
     private PrometheusMeterRegistry registry;
     private KubernetesClient operatorClient;
 

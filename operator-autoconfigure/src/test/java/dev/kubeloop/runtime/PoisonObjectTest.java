@@ -12,7 +12,7 @@ import dev.kubeloop.metrics.KubeloopMetrics;
 import dev.kubeloop.queue.ExponentialBackoffRateLimiter;
 import dev.kubeloop.queue.MaxOfRateLimiter;
 import dev.kubeloop.queue.TokenBucketRateLimiter;
-import dev.kubeloop.testing.LogCapture;
+import dev.kubeloop.testing.CapturedLogs;
 import dev.kubeloop.testing.PrometheusText;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.RecordingReconciler.Call;
@@ -60,11 +60,11 @@ class PoisonObjectTest extends MockClusterTestSupport {
     private final AtomicInteger poisonInFlight = new AtomicInteger();
     private final AtomicInteger poisonMostInFlight = new AtomicInteger();
     private PrometheusMeterRegistry registry;
-    private LogCapture logs;
+    private CapturedLogs logs;
 
     @BeforeEach
     void managerWithMetricsAndA100msBackoff() {
-        logs = LogCapture.of(Controller.class, Level.WARN);
+        logs = CapturedLogs.of(Controller.class, Level.WARN);
         registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         manager.stop();
         manager = ControllerManager.builder(client).shutdownTimeout(Duration.ofSeconds(5))

@@ -14,7 +14,7 @@ import dev.kubeloop.queue.MaxOfRateLimiter;
 import dev.kubeloop.queue.TokenBucketRateLimiter;
 import dev.kubeloop.testing.ApiError;
 import dev.kubeloop.testing.ApiFaults.Fault;
-import dev.kubeloop.testing.LogCapture;
+import dev.kubeloop.testing.CapturedLogs;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.RecordingReconciler.Call;
 import dev.kubeloop.testing.Widget;
@@ -38,11 +38,11 @@ class RbacForbiddenTest extends MockClusterTestSupport {
     private static final Duration BASE = Duration.ofMillis(1);
     private static final int REFUSALS = 12;
 
-    private LogCapture logs;
+    private CapturedLogs logs;
 
     @BeforeEach
     void captureControllerLogs() {
-        logs = LogCapture.of(Controller.class, Level.INFO);
+        logs = CapturedLogs.of(Controller.class, Level.INFO);
         manager.stop();
         manager = ControllerManager.builder(client).shutdownTimeout(Duration.ofSeconds(5))
                 .rateLimiter(() -> new MaxOfRateLimiter<>(new ExponentialBackoffRateLimiter<>(BASE,

@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Collects what one logger (and its children) logs at {@code level} and above while open, with
- * the logger's level set to {@code level} and its output kept off the console for that time;
- * restores both on close. Thread-safe:
- * Logback's appenders are.
+ * the logger's level set to {@code level} and its output kept off the console for that time
+ * (tests that provoke failures on purpose count the lines rather than flood the build output);
+ * restores both on close. Thread-safe: Logback's appenders are.
  */
 public final class CapturedLogs implements AutoCloseable {
 
@@ -37,6 +37,11 @@ public final class CapturedLogs implements AutoCloseable {
         return new CapturedLogs(loggerName, level);
     }
 
+    /** Captures what {@code type}'s logger logs at {@code level} or above. */
+    public static CapturedLogs of(Class<?> type, Level level) {
+        return new CapturedLogs(type.getName(), level);
+    }
+
     public List<ILoggingEvent> events() {
         synchronized (appender) { // AppenderBase.doAppend appends under the appender's lock
             return List.copyOf(appender.list);
@@ -46,6 +51,12 @@ public final class CapturedLogs implements AutoCloseable {
     public List<ILoggingEvent> events(Level level, Class<?> source) {
         return events().stream().filter(e -> e.getLevel() == level && e.getLoggerName().equals(source.getName()))
                 .toList();
+    }
+
+    /** The captured events at {@code level} or above whose formatted message contains {@code text}. */
+    public List<ILoggingEvent> events(Level level, String text) {
+        return events().stream().filter(event -> event.getLevel().isGreaterOrEqual(level))
+                .filter(event -> event.getFormattedMessage().contains(text)).toList();
     }
 
     /**
