@@ -8,7 +8,10 @@ import dev.kubeloop.testing.Eventually;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -125,6 +128,29 @@ class WorkGateTest extends MockClusterTestSupport {
 
         // another replica may have changed anything meanwhile: a new term reconciles everything
         eventually().until(() -> reconciler.count("ns/a") == 2);
+    }
+
+    @Test
+    void aNewTermQueuesTheCacheInTheApiServersListOrder() {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            names.add(String.format("w%02d", i));
+        }
+        List<String> created = new ArrayList<>(names);
+        Collections.shuffle(created, new Random(7));
+        created.forEach(name -> client.resource(Widget.named("ns", name)).create());
+        manager.start();
+        gate.workers.start();
+        eventually().until(() -> reconciler.calls().size() == names.size());
+        gate.workers.stop(Duration.ofSeconds(5));
+
+        gate.workers.start(); // one worker: reconciles happen in queue order
+
+        eventually().until(() -> reconciler.calls().size() == 2 * names.size());
+        List<String> secondTerm = reconciler.calls().subList(names.size(), 2 * names.size()).stream()
+                .map(RecordingReconciler.Call::key).toList();
+        assertThat(secondTerm).as("not the cache's hash order").containsExactlyElementsOf(
+                names.stream().map(name -> "ns/" + name).toList());
     }
 
     @Test
