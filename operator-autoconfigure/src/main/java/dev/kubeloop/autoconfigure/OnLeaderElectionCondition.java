@@ -1,11 +1,9 @@
 package dev.kubeloop.autoconfigure;
 
-import dev.kubeloop.runtime.KubeloopConfigurationException;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.cloud.CloudPlatform;
 import org.springframework.context.annotation.ConditionContext;
-import org.springframework.core.convert.ConversionException;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
@@ -21,15 +19,8 @@ final class OnLeaderElectionCondition extends SpringBootCondition {
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
         Environment environment = context.getEnvironment();
-        Boolean configured;
-        try {
-            configured = environment.getProperty(PROPERTY, Boolean.class);
-        } catch (ConversionException e) {
-            // thrown from a condition, Spring would only say "Error processing condition": name the property
-            throw new KubeloopConfigurationException("Property " + PROPERTY + " has an invalid value '"
-                    + environment.getProperty(PROPERTY) + "': it must be true or false.", "Set " + PROPERTY
-                            + " to true or false, or remove it to elect a leader only when running on Kubernetes.", e);
-        }
+        Boolean configured = BooleanConditionProperty.read(environment, PROPERTY,
+                "to elect a leader only when running on Kubernetes");
         if (configured != null) {
             return configured ? ConditionOutcome.match(PROPERTY + " is true")
                     : ConditionOutcome.noMatch(PROPERTY + " is false");

@@ -68,11 +68,12 @@ public final class Controller<T extends HasMetadata> {
     /** The finalizer Kubeloop manages when the reconciler implements cleanup and names none. */
     static final String DEFAULT_FINALIZER_SUFFIX = ".kubeloop.dev/finalizer";
 
-    private final ControllerConfig<T> config;
     /** The order in which the API server lists objects: cluster-scoped first, then by namespace and name. */
     private static final Comparator<ObjectKey> LIST_ORDER = Comparator
             .comparing(ObjectKey::namespace, Comparator.nullsFirst(Comparator.naturalOrder()))
             .thenComparing(ObjectKey::name);
+
+    private final ControllerConfig<T> config;
     private final PriorityWorkQueue<ObjectKey> queue;
     private final ReconcileRunner<T> runner;
     private final ResourceCache<T> primaryCache;

@@ -4,6 +4,7 @@ import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
+import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.Result;
 import dev.kubeloop.health.KubeloopHealthIndicator;
@@ -188,7 +189,11 @@ class ApiErrorsTest extends MockClusterTestSupport {
     /** Waits until the API server has every status caught up with its spec, and nothing is pending. */
     private void awaitConverged(Controller<Widget> controller) {
         eventually().atMost(CONVERGE_DEADLINE).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-            assertThat(lagging()).as("objects whose status.observedGeneration is not their generation").isEmpty();
+            List<String> lagging = lagging();
+            // the queue state of each laggard tells a key still backing off from one the runtime dropped
+            assertThat(lagging).as("objects whose status.observedGeneration is not their generation, with their "
+                    + "queue state: %s", lagging.stream().map(name -> name + "=" + controller.state(ObjectKey.of(NS, name)))
+                    .toList()).isEmpty();
             assertThat(controller.queueStats().idle()).as("queue idle").isTrue();
         });
     }
