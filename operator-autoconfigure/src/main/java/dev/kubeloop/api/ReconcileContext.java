@@ -11,10 +11,10 @@ import org.slf4j.Logger;
  * be kept after the call returns. Reads come from the informer caches (no API request); writes go
  * through {@link #client()}.
  *
- * <p>Objects returned by {@link #primary()}, {@link #owned} and {@link #cached} are the caches' own
- * instances, shared with every controller: read them, never modify them (copy first, e.g. with
- * {@code client().getKubernetesSerialization().clone(object)}). The object passed to
- * {@code reconcile} and {@code cleanup} is a private copy and may be modified.
+ * <p>The object passed to {@code reconcile} and {@code cleanup} is a private copy and may be
+ * modified. Objects returned by {@link #owned} and {@link #cached} are the caches' own instances,
+ * shared with every controller: read them, never modify them (copy first, e.g. with
+ * {@code client().getKubernetesSerialization().clone(object)}).
  *
  * @param <T> the primary resource type
  */
@@ -32,9 +32,6 @@ public interface ReconcileContext<T extends HasMetadata> {
     /** The client for writes and for reads that the caches do not cover. */
     KubernetesClient client();
 
-    /** The latest cached version of the object being reconciled, if it still exists. */
-    Optional<T> primary();
-
     /**
      * The cached objects of {@code type} whose controller owner reference points at the object being
      * reconciled (matching uid). {@code type} must be listed in {@link Reconciler#owns()}.
@@ -42,7 +39,9 @@ public interface ReconcileContext<T extends HasMetadata> {
     <R extends HasMetadata> List<R> owned(Class<R> type);
 
     /**
-     * A cached object of a type this reconciler watches (its primary or owned types), by key.
+     * A cached object of a type this reconciler watches (its primary or owned types), by key: a
+     * shared, read-only instance. For the object being reconciled, use the reconcile's parameter,
+     * which is a private copy.
      */
     <R extends HasMetadata> Optional<R> cached(Class<R> type, ObjectKey key);
 

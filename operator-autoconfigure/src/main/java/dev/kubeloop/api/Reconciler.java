@@ -42,7 +42,11 @@ public @interface Reconciler {
     /** How often every cached primary is reconciled again even without changes; empty or {@code 0} disables. */
     String resyncPeriod() default "10h";
 
-    /** A finalizer to manage; default: {@code <name>.kubeloop.dev/finalizer} when {@code cleanup} is implemented. */
+    /**
+     * The finalizer of a reconciler that implements {@link Cleaner}; default:
+     * {@code <name>.kubeloop.dev/finalizer}. Naming one on a reconciler that is not a
+     * {@code Cleaner} fails startup: without cleanup a finalizer only holds objects back.
+     */
     String finalizer() default "";
 
     /** Interrupt and retry a reconcile that runs longer than this; empty means no limit. */

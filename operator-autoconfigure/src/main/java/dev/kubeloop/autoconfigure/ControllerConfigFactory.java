@@ -1,8 +1,8 @@
 package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.api.Reconciler;
-import dev.kubeloop.runtime.ControllerConfig;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.runtime.controller.ControllerConfig;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.Arrays;
@@ -99,7 +99,7 @@ final class ControllerConfigFactory {
     }
 
     /** Adds the bean and the source of the bad value to a runtime configuration error. */
-    private KubeloopConfigurationException explain(ReconcilerBean bean, String name, KubeloopConfigurationException e) {
+    KubeloopConfigurationException explain(ReconcilerBean bean, String name, KubeloopConfigurationException e) {
         String setting = e.setting();
         String attribute = setting == null ? null : ATTRIBUTES.get(setting);
         String property = "kubeloop.reconcilers." + name + "." + setting;

@@ -6,11 +6,13 @@ import dev.kubeloop.queue.ExponentialBackoffRateLimiter;
 import dev.kubeloop.queue.MaxOfRateLimiter;
 import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.queue.TokenBucketRateLimiter;
-import dev.kubeloop.runtime.ControllerConfig;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ControllerObserver;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
-import dev.kubeloop.runtime.WorkGate;
+import dev.kubeloop.runtime.Setting;
+import dev.kubeloop.runtime.Settings;
+import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.runtime.manager.ControllerManager;
+import dev.kubeloop.runtime.manager.ControllerObserver;
+import dev.kubeloop.runtime.manager.WorkGate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -30,51 +32,35 @@ import java.util.stream.Collectors;
  */
 final class ControllerManagerFactory {
 
-    private static final String RATE_LIMITER_ACTION = "Set kubeloop.rate-limiter.base-delay and max-delay to positive "
-            + "durations (max-delay at least base-delay), qps to a positive number and burst to at least 1.";
-
     private ControllerManagerFactory() {
     }
 
     static ControllerManager create(KubernetesClient client, KubeloopProperties properties,
             List<ReconcilerBean> reconcilers, List<ControllerObserver> observers, WorkGate gate) {
+        // each builder method checks its value against the runtime's catalog (Settings), whose
+        // KubeloopConfigurationException names the property, the value and what it accepts
         ControllerManager.Builder builder = ControllerManager.builder(client)
                 .workGate(gate)
                 .stripManagedFields(properties.isStripManagedFields())
-                .rateLimiter(rateLimiters(properties.getRateLimiter()));
+                .rateLimiter(rateLimiters(properties.getRateLimiter()))
+                .listPageSize(properties.getInformerListPageSize())
+                .recentErrors(properties.getIntrospection().getLastErrors())
+                .cacheSyncTimeout(properties.getCacheSyncTimeout())
+                .shutdownTimeout(properties.getShutdownTimeout());
         observers.forEach(builder::observer);
-        try {
-            builder.listPageSize(properties.getInformerListPageSize());
-        } catch (IllegalArgumentException e) {
-            throw invalidProperty("kubeloop.informer-list-page-size", "must not be negative, was "
-                    + properties.getInformerListPageSize(), "Set it to 0 (one list response) or a page size such "
-                    + "as 500.", e);
-        }
-        try {
-            builder.recentErrors(properties.getIntrospection().getLastErrors());
-        } catch (IllegalArgumentException e) {
-            throw invalidProperty("kubeloop.introspection.last-errors", "must not be negative, was "
-                    + properties.getIntrospection().getLastErrors(), "Set it to 0 or more (default 20).", e);
-        }
-        try {
-            builder.cacheSyncTimeout(properties.getCacheSyncTimeout());
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw invalidProperty("kubeloop.cache-sync-timeout", "must be a positive duration, was "
-                    + properties.getCacheSyncTimeout(), "Set it to a positive duration such as 2m.", e);
-        }
-        try {
-            builder.shutdownTimeout(properties.getShutdownTimeout());
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw invalidProperty("kubeloop.shutdown-timeout", "must not be negative, was "
-                    + properties.getShutdownTimeout(), "Set it to a duration such as 30s.", e);
-        }
         Map<String, ReconcilerBean> byName = uniqueNames(reconcilers);
         checkOverridesMatchReconcilers(properties, byName.keySet());
 
         ControllerManager manager = builder.build();
         ControllerConfigFactory configs = new ControllerConfigFactory(properties);
         for (ReconcilerBean bean : byName.values()) {
-            register(manager, configs.create(bean), bean.reconciler());
+            ControllerConfig<?> config = configs.create(bean);
+            try {
+                register(manager, config, bean.reconciler());
+            } catch (KubeloopConfigurationException e) {
+                // a setting that does not fit the reconciler (a finalizer on one that is no Cleaner)
+                throw e.setting() == null ? e : configs.explain(bean, config.name(), e);
+            }
         }
         return manager;
     }
@@ -119,33 +105,18 @@ final class ControllerManagerFactory {
 
     /** Validates the rate limiter properties once, naming the one at fault, then hands out one limiter per controller. */
     private static Supplier<RateLimiter<ObjectKey>> rateLimiters(KubeloopProperties.RateLimiter settings) {
-        Duration base = settings.getBaseDelay();
-        Duration max = settings.getMaxDelay();
-        double qps = settings.getQps();
-        int burst = settings.getBurst();
-        String prefix = "kubeloop.rate-limiter.";
-        if (base == null || base.isNegative() || base.isZero()) {
-            throw invalidProperty(prefix + "base-delay", "must be a positive duration, was " + base, RATE_LIMITER_ACTION,
-                    null);
+        Duration base = Settings.RATE_LIMITER_BASE_DELAY.check(settings.getBaseDelay());
+        Duration max = Settings.RATE_LIMITER_MAX_DELAY.check(settings.getMaxDelay());
+        double qps = Settings.RATE_LIMITER_QPS.check(settings.getQps());
+        int burst = Settings.RATE_LIMITER_BURST.check(settings.getBurst());
+        if (max.compareTo(base) < 0) {
+            throw invalidProperty(Settings.RATE_LIMITER_MAX_DELAY.property(), "(" + Setting.format(max)
+                    + ") must be at least " + Settings.RATE_LIMITER_BASE_DELAY.property() + " (" + Setting.format(base)
+                    + ")", "Raise " + Settings.RATE_LIMITER_MAX_DELAY.property() + " or lower "
+                    + Settings.RATE_LIMITER_BASE_DELAY.property() + ".", null);
         }
-        if (max == null || max.compareTo(base) < 0) {
-            throw invalidProperty(prefix + "max-delay", "(" + max + ") must be at least " + prefix + "base-delay ("
-                    + base + ")", RATE_LIMITER_ACTION, null);
-        }
-        if (!(qps > 0) || Double.isInfinite(qps)) {
-            throw invalidProperty(prefix + "qps", "must be a positive number, was " + qps, RATE_LIMITER_ACTION, null);
-        }
-        if (burst < 1) {
-            throw invalidProperty(prefix + "burst", "must be at least 1, was " + burst, RATE_LIMITER_ACTION, null);
-        }
-        Supplier<RateLimiter<ObjectKey>> supplier = () -> new MaxOfRateLimiter<>(
-                new ExponentialBackoffRateLimiter<>(base, max), new TokenBucketRateLimiter<>(qps, burst));
-        try {
-            supplier.get();
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw invalidProperty("kubeloop.rate-limiter", e.getMessage(), RATE_LIMITER_ACTION, e);
-        }
-        return supplier;
+        return () -> new MaxOfRateLimiter<>(new ExponentialBackoffRateLimiter<>(base, max),
+                new TokenBucketRateLimiter<>(qps, burst));
     }
 
     private static KubeloopConfigurationException invalidProperty(String property, String problem, String action,

@@ -1,7 +1,7 @@
 package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.leader.LeadershipLostHandler;
-import dev.kubeloop.runtime.LeadershipState;
+import dev.kubeloop.runtime.manager.LeadershipState;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,10 +1,10 @@
 package dev.kubeloop.autoconfigure;
 
-import dev.kubeloop.runtime.ControllerConfig;
-import dev.kubeloop.runtime.ControllerListener;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ControllerObserver;
-import dev.kubeloop.runtime.InformerStatus;
+import dev.kubeloop.runtime.cache.InformerStatus;
+import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.runtime.controller.ControllerListener;
+import dev.kubeloop.runtime.manager.ControllerManager;
+import dev.kubeloop.runtime.manager.ControllerObserver;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,28 +1,9 @@
 package dev.kubeloop.autoconfigure;
 
-import dev.kubeloop.api.ObjectKey;
-import dev.kubeloop.queue.WorkQueue;
-import dev.kubeloop.runtime.Controller;
-import dev.kubeloop.runtime.ControllerConfig;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.LeadershipState;
-import dev.kubeloop.runtime.ControllerStatus;
-import dev.kubeloop.runtime.InformerStatus;
-import dev.kubeloop.runtime.ReconcileOutcome;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespaced;
+import dev.kubeloop.introspection.Introspection;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -33,13 +14,10 @@ import org.springframework.util.MimeType;
 import org.springframework.util.MimeTypeUtils;
 
 /**
- * {@code /actuator/kubeloop}: what every controller is doing right now.
+ * {@code /actuator/kubeloop}: the web face of {@link Introspection}.
  *
  * <ul>
- *   <li>{@code GET /actuator/kubeloop}: the manager's state and leadership, and per controller its
- *       resource type and scope, workers (active, max, alive), queue depth by priority, keys in
- *       flight with their age, the last errors (key, message, time, attempt), the time of the last
- *       successful reconcile, reconcile counts by outcome, and its informers' sync state and cache size;
+ *   <li>{@code GET /actuator/kubeloop}: the manager and every controller;
  *   <li>{@code GET /actuator/kubeloop/{controller}}: one controller;
  *   <li>{@code POST /actuator/kubeloop/{controller}} with {@code {"key": "namespace/name"}} (or
  *       {@code "name"} for a cluster-scoped type): queue a reconcile of that object now. A write
@@ -49,58 +27,31 @@ import org.springframework.util.MimeTypeUtils;
  * ({@code management.endpoints.web.exposure.include=kubeloop}).
  *
  * <p>The JSON is written with fabric8's {@link KubernetesSerialization} (Jackson 2), not Boot's
- * Jackson 3, which does not know fabric8's types; the body is built from plain maps, lists,
- * strings and numbers, so it is stable whatever the mapper's settings. Thread-safe: reads
- * snapshots, enqueues through the thread-safe queue.
+ * Jackson 3, which does not know fabric8's types; the body is plain maps, lists, strings and
+ * numbers, so it is stable whatever the mapper's settings. Thread-safe.
  */
 @WebEndpoint(id = "kubeloop", defaultAccess = Access.READ_ONLY)
 public final class KubeloopEndpoint {
 
-    private static final Logger log = LoggerFactory.getLogger(KubeloopEndpoint.class);
     private static final MimeType JSON = MimeTypeUtils.APPLICATION_JSON;
 
-    private final ControllerManager manager;
+    private final Introspection introspection;
     private final KubernetesSerialization serialization;
 
-    public KubeloopEndpoint(ControllerManager manager, KubernetesSerialization serialization) {
-        this.manager = manager;
+    public KubeloopEndpoint(Introspection introspection, KubernetesSerialization serialization) {
+        this.introspection = introspection;
         this.serialization = serialization;
     }
 
     @ReadOperation
     public WebEndpointResponse<String> controllers() {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("state", manager.state().name());
-        body.put("synced", manager.hasSynced());
-        manager.failure().ifPresent(error -> body.put("error", error.toString()));
-        LeadershipState leadership = manager.leadership();
-        Map<String, Object> lease = new LinkedHashMap<>();
-        lease.put("leaderElection", leadership.enabled());
-        lease.put("leader", leadership.isLeader());
-        lease.put("role", leadership.role().name());
-        lease.put("workersRunning", manager.workersRunning());
-        if (leadership.enabled()) {
-            lease.put("lease", leadership.leaseNamespace() + "/" + leadership.leaseName());
-            lease.put("identity", leadership.identity());
-            lease.put("holder", leadership.holder());
-            lease.put("since", leadership.since() == null ? null : leadership.since().toString());
-        }
-        body.put("leadership", lease);
-        Map<String, Object> controllers = new LinkedHashMap<>();
-        for (Controller<?> controller : manager.controllers()) {
-            controllers.put(controller.name(), describe(controller));
-        }
-        body.put("controllers", controllers);
-        return json(body, WebEndpointResponse.STATUS_OK);
+        return json(introspection.manager(), WebEndpointResponse.STATUS_OK);
     }
 
     @ReadOperation
     public WebEndpointResponse<String> controller(@Selector String controller) {
-        Optional<Controller<?>> found = manager.controller(controller);
-        if (found.isEmpty()) {
-            return notFound(controller);
-        }
-        return json(describe(found.get()), WebEndpointResponse.STATUS_OK);
+        Optional<Map<String, Object>> found = introspection.controller(controller);
+        return found.map(body -> json(body, WebEndpointResponse.STATUS_OK)).orElseGet(() -> notFound(controller));
     }
 
     /**
@@ -110,150 +61,23 @@ public final class KubeloopEndpoint {
      */
     @WriteOperation
     public WebEndpointResponse<String> enqueue(@Selector String controller, String key) {
-        Optional<Controller<?>> found = manager.controller(controller);
-        if (found.isEmpty()) {
-            return notFound(controller);
-        }
-        Controller<?> target = found.get();
-        ObjectKey objectKey;
+        Introspection.Enqueued enqueued;
         try {
-            objectKey = parseKey(key, Namespaced.class.isAssignableFrom(target.config().primaryType()));
+            enqueued = introspection.enqueue(controller, key);
         } catch (IllegalArgumentException e) {
             return json(Map.of("error", e.getMessage()), WebEndpointResponse.STATUS_BAD_REQUEST);
         }
-        if (!target.enqueue(objectKey)) {
-            return json(Map.of("error", "controller " + controller + " is shutting down"),
+        return switch (enqueued) {
+            case QUEUED -> json(Map.of("controller", controller, "key", key.trim(), "queued", true), 202);
+            case NO_SUCH_CONTROLLER -> notFound(controller);
+            case SHUTTING_DOWN -> json(Map.of("error", "controller " + controller + " is shutting down"),
                     WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
-        }
-        log.info("Reconcile requested through /actuator/kubeloop: controller={} key={}", controller, objectKey);
-        return json(Map.of("controller", controller, "key", objectKey.toString(), "queued", true), 202);
-    }
-
-    static ObjectKey parseKey(String key, boolean namespaced) {
-        if (key == null || key.isBlank()) {
-            throw new IllegalArgumentException("key is required: namespace/name, or name for a cluster-scoped type");
-        }
-        String trimmed = key.trim();
-        int slash = trimmed.indexOf('/');
-        if (slash != trimmed.lastIndexOf('/') || slash == 0 || slash == trimmed.length() - 1) {
-            throw new IllegalArgumentException("'" + key + "' is not a key: use namespace/name, or name for a "
-                    + "cluster-scoped type");
-        }
-        if (namespaced && slash < 0) {
-            throw new IllegalArgumentException("'" + key + "' has no namespace, but the controller's type is "
-                    + "namespaced: use namespace/name");
-        }
-        if (!namespaced && slash >= 0) {
-            throw new IllegalArgumentException("'" + key + "' has a namespace, but the controller's type is "
-                    + "cluster-scoped: use its name");
-        }
-        return slash < 0 ? ObjectKey.clusterScoped(trimmed)
-                : ObjectKey.of(trimmed.substring(0, slash), trimmed.substring(slash + 1));
-    }
-
-    private Map<String, Object> describe(Controller<?> controller) {
-        ControllerConfig<?> config = controller.config();
-        ControllerStatus status = controller.status();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("resource", resource(config.primaryType()));
-        Map<String, Object> scope = new LinkedHashMap<>();
-        boolean namespaced = Namespaced.class.isAssignableFrom(config.primaryType());
-        scope.put("namespaced", namespaced);
-        scope.put("namespaces", namespaced && !config.namespaces().isEmpty() ? List.copyOf(config.namespaces())
-                : "all");
-        scope.put("labelSelector", config.labelSelector());
-        body.put("scope", scope);
-        body.put("owns", config.owns().stream().map(KubeloopEndpoint::resource).toList());
-        body.put("started", status.started());
-
-        Map<String, Object> workers = new LinkedHashMap<>();
-        workers.put("active", status.activeWorkers());
-        workers.put("max", status.maxWorkers());
-        workers.put("alive", status.aliveWorkers());
-        workers.put("failure", status.workerFailure());
-        body.put("workers", workers);
-
-        Map<String, Object> queue = new LinkedHashMap<>();
-        queue.put("depth", status.queue().depth());
-        // the runtime's two priorities always, highest first, and any other that holds items
-        Map<Integer, Integer> depths = new TreeMap<>(Comparator.reverseOrder());
-        depths.put(WorkQueue.NORMAL_PRIORITY, 0);
-        depths.put(WorkQueue.LOW_PRIORITY, 0);
-        depths.putAll(status.queue().depthByPriority());
-        Map<String, Object> byPriority = new LinkedHashMap<>();
-        depths.forEach((priority, depth) -> byPriority.put(priority.toString(), depth));
-        queue.put("depthByPriority", byPriority);
-        queue.put("waiting", status.queue().waiting());
-        queue.put("processing", status.queue().processing());
-        queue.put("unfinishedWorkSeconds", status.queue().unfinishedWorkSeconds());
-        queue.put("longestRunningProcessorSeconds", status.queue().longestRunningProcessorSeconds());
-        body.put("queue", queue);
-
-        List<Map<String, Object>> inFlight = new ArrayList<>();
-        for (ControllerStatus.InFlight running : status.inFlight()) {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("key", running.key().toString());
-            entry.put("since", time(running.since()));
-            entry.put("ageSeconds", running.age().toNanos() / 1e9);
-            inFlight.add(entry);
-        }
-        body.put("inFlight", inFlight);
-
-        List<Map<String, Object>> errors = new ArrayList<>();
-        for (ControllerStatus.RecentError error : status.recentErrors()) {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("key", error.key().toString());
-            entry.put("outcome", error.outcome().name().toLowerCase(Locale.ROOT));
-            entry.put("error", error.error());
-            entry.put("message", error.message());
-            entry.put("time", time(error.time()));
-            entry.put("attempt", error.attempt());
-            errors.add(entry);
-        }
-        body.put("lastErrors", errors);
-        body.put("lastSuccess", time(status.lastSuccess()));
-
-        Map<String, Object> outcomes = new LinkedHashMap<>();
-        for (ReconcileOutcome outcome : ReconcileOutcome.values()) {
-            outcomes.put(outcome.name().toLowerCase(Locale.ROOT), status.outcomes().getOrDefault(outcome, 0L));
-        }
-        body.put("reconciles", outcomes);
-
-        List<Map<String, Object>> informers = new ArrayList<>();
-        for (InformerStatus informer : status.informers()) {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("resource", informer.resource());
-            entry.put("namespace", informer.namespace() == null ? "all" : informer.namespace());
-            entry.put("labelSelector", informer.labelSelector());
-            entry.put("synced", informer.synced());
-            entry.put("watching", informer.watching());
-            entry.put("cachedObjects", informer.cachedObjects());
-            entry.put("watchRestarts", informer.watchRestarts());
-            entry.put("failure", informer.failure());
-            informers.add(entry);
-        }
-        body.put("informers", informers);
-        return body;
-    }
-
-    private static Map<String, Object> resource(Class<? extends HasMetadata> type) {
-        Map<String, Object> resource = new LinkedHashMap<>();
-        String group = HasMetadata.getGroup(type);
-        resource.put("group", group == null ? "" : group);
-        resource.put("version", HasMetadata.getVersion(type));
-        resource.put("kind", HasMetadata.getKind(type));
-        resource.put("name", HasMetadata.getFullResourceName(type));
-        return resource;
-    }
-
-    private static String time(Instant instant) {
-        return instant == null ? null : instant.toString();
+        };
     }
 
     private WebEndpointResponse<String> notFound(String controller) {
-        List<String> names = manager.controllers().stream().map(Controller::name).toList();
-        return json(Map.of("error", "no controller named '" + controller + "'", "controllers", names),
-                WebEndpointResponse.STATUS_NOT_FOUND);
+        return json(Map.of("error", "no controller named '" + controller + "'", "controllers",
+                introspection.controllerNames()), WebEndpointResponse.STATUS_NOT_FOUND);
     }
 
     private WebEndpointResponse<String> json(Object body, int status) {

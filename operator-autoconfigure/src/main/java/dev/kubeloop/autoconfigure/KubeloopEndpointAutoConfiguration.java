@@ -1,6 +1,7 @@
 package dev.kubeloop.autoconfigure;
 
-import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.introspection.Introspection;
+import dev.kubeloop.runtime.manager.ControllerManager;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,6 +25,7 @@ public final class KubeloopEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     KubeloopEndpoint kubeloopEndpoint(ControllerManager kubeloopControllerManager,
             KubernetesClient kubernetesClient) {
-        return new KubeloopEndpoint(kubeloopControllerManager, kubernetesClient.getKubernetesSerialization());
+        return new KubeloopEndpoint(new Introspection(kubeloopControllerManager),
+                kubernetesClient.getKubernetesSerialization());
     }
 }

@@ -1,7 +1,7 @@
 package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.health.KubeloopHealthIndicator;
-import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.runtime.manager.ControllerManager;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,6 +1,6 @@
 package dev.kubeloop.autoconfigure;
 
-import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.runtime.manager.ControllerManager;
 import org.springframework.context.SmartLifecycle;
 
 /**

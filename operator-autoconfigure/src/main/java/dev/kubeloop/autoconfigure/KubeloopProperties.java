@@ -1,6 +1,8 @@
 package dev.kubeloop.autoconfigure;
 
+import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.leader.OnLost;
+import dev.kubeloop.runtime.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,30 +15,35 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * of the {@code @Reconciler} attributes under {@code kubeloop.reconcilers.<name>.*}. See
  * {@code docs/configuration.md}. A mutable JavaBean bound once at startup; read it, do not change
  * it afterwards (the controllers are built from it when the context starts).
+ *
+ * <p>Defaults come from the runtime's catalog of settings ({@link Settings},
+ * {@link LeaderElectionSettings}), their one definition; the IDE metadata repeats them in
+ * {@code META-INF/additional-spring-configuration-metadata.json} (the annotation processor cannot
+ * read a constant of another class), and {@code SettingsDocumentationTest} checks that it does.
  */
 @ConfigurationProperties("kubeloop")
 public class KubeloopProperties {
 
     /** Whether Kubeloop runs at all; false creates no Kubeloop bean and starts no reconciler. */
-    private boolean enabled = true;
+    private boolean enabled = Settings.ENABLED.defaultValue();
 
     /**
      * How long startup waits for every informer's first list before it fails, naming the resource
      * that did not sync.
      */
-    private Duration cacheSyncTimeout = Duration.ofMinutes(2);
+    private Duration cacheSyncTimeout = Settings.CACHE_SYNC_TIMEOUT.defaultValue();
 
     /**
      * How long shutdown waits for reconciles in flight before interrupting them. Keep it below
      * spring.lifecycle.timeout-per-shutdown-phase.
      */
-    private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private Duration shutdownTimeout = Settings.SHUTDOWN_TIMEOUT.defaultValue();
 
     /**
      * Whether cached objects drop metadata.managedFields, which reconcilers rarely read and which
      * can be the largest part of an object's metadata.
      */
-    private boolean stripManagedFields = true;
+    private boolean stripManagedFields = Settings.STRIP_MANAGED_FIELDS.defaultValue();
 
     /**
      * Objects per page when an informer lists its resources; 0 lists everything in one response.
@@ -45,14 +52,14 @@ public class KubeloopProperties {
      * objects, managedFields included. Paged lists are read from etcd rather than the API
      * server's watch cache.
      */
-    private long informerListPageSize;
+    private long informerListPageSize = Settings.INFORMER_LIST_PAGE_SIZE.defaultValue();
 
     /**
      * Namespaces every reconciler watches unless its @Reconciler annotation or its
      * kubeloop.reconcilers.<name>.namespaces names others; empty means all namespaces. Useful to
      * confine a whole operator to one namespace (a namespaced install, a test namespace).
      */
-    private List<String> namespaces = new ArrayList<>();
+    private List<String> namespaces = new ArrayList<>(Settings.NAMESPACES.defaultValue());
 
     /** Retry backoff of every reconciler's work queue (client-go's controller rate limiter). */
     private final RateLimiter rateLimiter = new RateLimiter();
@@ -167,28 +174,28 @@ public class KubeloopProperties {
          * How long after the leader's last renewal another replica may take the Lease over; whole
          * seconds, longer than renew-deadline.
          */
-        private Duration leaseDuration = Duration.ofSeconds(15);
+        private Duration leaseDuration = LeaderElectionSettings.LEASE_DURATION.defaultValue();
 
         /**
          * How long the leader keeps acting without a successful renewal; longer than 2.2 times
          * retry-period.
          */
-        private Duration renewDeadline = Duration.ofSeconds(10);
+        private Duration renewDeadline = LeaderElectionSettings.RENEW_DEADLINE.defaultValue();
 
         /** How often the leader renews the Lease and a standby tries to acquire it. */
-        private Duration retryPeriod = Duration.ofSeconds(2);
+        private Duration retryPeriod = LeaderElectionSettings.RETRY_PERIOD.defaultValue();
 
         /**
          * Whether a graceful shutdown releases the Lease once reconciles in flight have finished,
          * so that a standby takes over at once instead of after lease-duration.
          */
-        private boolean releaseOnShutdown = true;
+        private boolean releaseOnShutdown = LeaderElectionSettings.RELEASE_ON_SHUTDOWN.defaultValue();
 
         /**
          * What a leader does when it loses the Lease: stop its workers, then exit with a non-zero
          * code so that Kubernetes restarts it ("exit"), or stand by again ("standby").
          */
-        private OnLost onLost = OnLost.EXIT;
+        private OnLost onLost = LeaderElectionSettings.ON_LOST.defaultValue();
 
         public Boolean getEnabled() {
             return enabled;
@@ -270,16 +277,16 @@ public class KubeloopProperties {
     public static class RateLimiter {
 
         /** Delay before the first retry of a failing key; doubles on every further failure. */
-        private Duration baseDelay = Duration.ofMillis(5);
+        private Duration baseDelay = Settings.RATE_LIMITER_BASE_DELAY.defaultValue();
 
         /** Longest delay between two retries of one failing key. */
-        private Duration maxDelay = Duration.ofSeconds(1000);
+        private Duration maxDelay = Settings.RATE_LIMITER_MAX_DELAY.defaultValue();
 
         /** Retries per second one reconciler may make across all its keys, on average. */
-        private double qps = 10;
+        private double qps = Settings.RATE_LIMITER_QPS.defaultValue();
 
         /** Retries one reconciler may make at once before the qps limit applies. */
-        private int burst = 100;
+        private int burst = Settings.RATE_LIMITER_BURST.defaultValue();
 
         public Duration getBaseDelay() {
             return baseDelay;
@@ -318,7 +325,7 @@ public class KubeloopProperties {
     public static class Introspection {
 
         /** How many of its last failed reconciles each reconciler keeps (key, message, time, attempt); 0 keeps none. */
-        private int lastErrors = 20;
+        private int lastErrors = Settings.INTROSPECTION_LAST_ERRORS.defaultValue();
 
         public int getLastErrors() {
             return lastErrors;

@@ -1,10 +1,14 @@
 package dev.kubeloop.autoconfigure;
 
+import dev.kubeloop.leader.LeaderElectionSettings;
+import dev.kubeloop.runtime.Setting;
+import dev.kubeloop.runtime.Settings;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -16,32 +20,15 @@ import org.springframework.core.Ordered;
  * Explains a {@code kubeloop.*} property whose value does not even convert to the property's type
  * ({@code kubeloop.rate-limiter.qps=fast}, {@code on-lost=sometimes}): names the property, the value
  * and where it came from, and what the property accepts: the type's format and the range Kubeloop
- * checks later. Spring Boot's own analyzer only says "failed to convert" for most types. Ordered
- * before Spring Boot's analyzers; values of the right type but out of range are reported by
- * {@link KubeloopFailureAnalyzer}, with the same wording of what is allowed.
+ * checks later (the {@link Setting#allowed()} of the runtime's catalog). Spring Boot's own analyzer
+ * only says "failed to convert" for most types. Ordered before Spring Boot's analyzers; values of
+ * the right type but out of range are reported by {@link KubeloopFailureAnalyzer}, with the same
+ * wording of what is allowed.
  */
 final class KubeloopPropertyFailureAnalyzer extends AbstractFailureAnalyzer<BindException> implements Ordered {
 
     private static final String PREFIX = "kubeloop.";
     private static final String DURATION_FORMAT = " such as 500ms, 30s, 2m or PT1M (a number alone is milliseconds)";
-
-    /** The range Kubeloop checks, by property; reconciler properties as {@code kubeloop.reconcilers.*.<setting>}. */
-    private static final Map<String, String> RANGES = Map.ofEntries(
-            Map.entry("kubeloop.cache-sync-timeout", "a positive duration"),
-            Map.entry("kubeloop.shutdown-timeout", "a duration of 0 or more"),
-            Map.entry("kubeloop.rate-limiter.base-delay", "a positive duration, at most max-delay"),
-            Map.entry("kubeloop.rate-limiter.max-delay", "a positive duration, at least base-delay"),
-            Map.entry("kubeloop.rate-limiter.qps", "a positive number such as 10 or 0.5"),
-            Map.entry("kubeloop.rate-limiter.burst", "a whole number of 1 or more"),
-            Map.entry("kubeloop.introspection.last-errors", "a whole number of 0 or more"),
-            Map.entry("kubeloop.leader-election.lease-duration",
-                    "a whole number of seconds, longer than renew-deadline"),
-            Map.entry("kubeloop.leader-election.renew-deadline",
-                    "a positive duration, shorter than lease-duration and longer than 2.2 × retry-period"),
-            Map.entry("kubeloop.leader-election.retry-period", "a positive duration"),
-            Map.entry("kubeloop.reconcilers.*.workers", "a whole number of 1 or more"),
-            Map.entry("kubeloop.reconcilers.*.resync-period", "a duration of 0 or more (0 disables resync)"),
-            Map.entry("kubeloop.reconcilers.*.reconcile-timeout", "a duration of 0 or more (0 means no limit)"));
 
     @Override
     public int getOrder() {
@@ -68,7 +55,7 @@ final class KubeloopPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Bind
 
     /** What {@code name} accepts, e.g. "one of exit, standby" or "a positive duration such as 500ms, ...". */
     static String allowed(String name, Class<?> type) {
-        String range = RANGES.get(name.replaceFirst("^kubeloop\\.reconcilers\\.[^.]+\\.", "kubeloop.reconcilers.*."));
+        String range = setting(name).map(Setting::allowed).orElse(null);
         boolean duration = Duration.class.equals(type);
         if (range != null) {
             return range + (duration ? DURATION_FORMAT : "");
@@ -94,6 +81,13 @@ final class KubeloopPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Bind
             return "a number";
         }
         return "a " + type.getSimpleName();
+    }
+
+    /** The setting of {@code property}; a reconciler's settings by their {@code kubeloop.reconcilers.*.} form. */
+    static Optional<Setting<?>> setting(String property) {
+        String pattern = property.replaceFirst("^kubeloop\\.reconcilers\\.[^.]+\\.", "kubeloop.reconcilers.*.");
+        return Stream.concat(Settings.all().stream(), LeaderElectionSettings.settings().stream())
+                .filter(setting -> setting.property().equals(pattern)).findFirst();
     }
 
     private static String value(BindException bind) {

@@ -2,7 +2,7 @@ package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.leader.LeaderElection;
 import dev.kubeloop.leader.LeadershipLostHandler;
-import dev.kubeloop.runtime.WorkGate;
+import dev.kubeloop.runtime.manager.WorkGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

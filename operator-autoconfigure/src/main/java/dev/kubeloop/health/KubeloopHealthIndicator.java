@@ -1,10 +1,10 @@
 package dev.kubeloop.health;
 
-import dev.kubeloop.runtime.Controller;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ControllerStatus;
-import dev.kubeloop.runtime.LeadershipState;
-import dev.kubeloop.runtime.InformerStatus;
+import dev.kubeloop.runtime.cache.InformerStatus;
+import dev.kubeloop.runtime.controller.Controller;
+import dev.kubeloop.runtime.controller.ControllerStatus;
+import dev.kubeloop.runtime.manager.ControllerManager;
+import dev.kubeloop.runtime.manager.LeadershipState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.kubeloop.leader;
 
-import dev.kubeloop.runtime.LeadershipState;
-import dev.kubeloop.runtime.LeadershipState.Role;
 import dev.kubeloop.runtime.NamedThreadFactory;
-import dev.kubeloop.runtime.WorkGate;
+import dev.kubeloop.runtime.manager.LeadershipState;
+import dev.kubeloop.runtime.manager.LeadershipState.Role;
+import dev.kubeloop.runtime.manager.WorkGate;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;

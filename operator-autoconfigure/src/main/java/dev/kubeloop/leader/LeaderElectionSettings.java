@@ -1,6 +1,8 @@
 package dev.kubeloop.leader;
 
+import dev.kubeloop.runtime.Setting;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -32,16 +34,50 @@ import java.util.regex.Pattern;
 public record LeaderElectionSettings(String leaseNamespace, String leaseName, String identity, Duration leaseDuration,
         Duration renewDeadline, Duration retryPeriod, boolean releaseOnShutdown, OnLost onLost) {
 
-    public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
-    public static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
-    public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
+    // first: the settings below use them while the class initializes
+    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+    /** Whether replicas elect a leader; unset: on when Spring Boot detects Kubernetes. */
+    public static final Setting<Boolean> ENABLED = Setting.derived("leader-election.enabled",
+            "on when Spring Boot detects Kubernetes, off otherwise", "true or false", enabled -> true);
+    /** The Lease's name. */
+    public static final Setting<String> LEASE_NAME = Setting.derived("leader-election.lease-name",
+            "<spring.application.name>-leader", "a Lease name (a DNS subdomain) such as my-operator-leader",
+            LeaderElectionSettings::isLeaseName);
+    /** The Lease's namespace. */
+    public static final Setting<String> LEASE_NAMESPACE = Setting.derived("leader-election.lease-namespace",
+            "the pod's namespace", "a namespace name", LeaderElectionSettings::isNamespace);
+    /** This replica's holder identity. */
+    public static final Setting<String> IDENTITY = Setting.derived("leader-election.identity",
+            "pod name + _ + random suffix", "any string, unique per process", identity -> true);
+    /** client-go's lease duration. */
+    public static final Setting<Duration> LEASE_DURATION = Setting.of("leader-election.lease-duration",
+            Duration.ofSeconds(15), "a whole number of seconds, longer than renew-deadline",
+            duration -> isPositive(duration) && duration.getNano() == 0);
+    /** client-go's renew deadline. */
+    public static final Setting<Duration> RENEW_DEADLINE = Setting.of("leader-election.renew-deadline",
+            Duration.ofSeconds(10), "a positive duration, shorter than lease-duration and longer than 2.2 × retry-period",
+            LeaderElectionSettings::isPositive);
+    /** client-go's retry period. */
+    public static final Setting<Duration> RETRY_PERIOD = Setting.of("leader-election.retry-period",
+            Duration.ofSeconds(2), "a positive duration", LeaderElectionSettings::isPositive);
+    /** Whether a graceful stop releases the Lease. */
+    public static final Setting<Boolean> RELEASE_ON_SHUTDOWN = Setting.any("leader-election.release-on-shutdown",
+            true, "true or false");
+    /** What a leader does when it loses the Lease. */
+    public static final Setting<OnLost> ON_LOST = Setting.any("leader-election.on-lost", OnLost.EXIT,
+            "one of exit, standby");
+
+    /** Defaults of {@link Builder}; the catalog above is their one definition. */
+    public static final Duration DEFAULT_LEASE_DURATION = LEASE_DURATION.defaultValue();
+    public static final Duration DEFAULT_RENEW_DEADLINE = RENEW_DEADLINE.defaultValue();
+    public static final Duration DEFAULT_RETRY_PERIOD = RETRY_PERIOD.defaultValue();
 
     /** fabric8's {@code LeaderElector.JITTER_FACTOR}: a standby waits up to retryPeriod × (1 + 1.2). */
     static final double JITTER_FACTOR = 1.2;
 
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(
-            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
     public LeaderElectionSettings {
         Objects.requireNonNull(onLost, "onLost");
@@ -87,9 +123,27 @@ public record LeaderElectionSettings(String leaseNamespace, String leaseName, St
         }
     }
 
+    /** Every leader election setting. */
+    public static List<Setting<?>> settings() {
+        return List.of(ENABLED, LEASE_NAME, LEASE_NAMESPACE, IDENTITY, LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD,
+                RELEASE_ON_SHUTDOWN, ON_LOST);
+    }
+
+    private static boolean isLeaseName(String name) {
+        return name != null && name.length() <= 253 && DNS_SUBDOMAIN.matcher(name).matches();
+    }
+
+    private static boolean isNamespace(String namespace) {
+        return namespace != null && namespace.length() <= 63 && DNS_LABEL.matcher(namespace).matches();
+    }
+
+    private static boolean isPositive(Duration duration) {
+        return !duration.isNegative() && !duration.isZero();
+    }
+
     /** @throws IllegalArgumentException unless {@code name} is a valid Lease name (a DNS subdomain) */
     public static void checkLeaseName(String name, String setting) {
-        if (name == null || name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+        if (!isLeaseName(name)) {
             throw new IllegalArgumentException(setting + " '" + name + "' is not a valid Lease name: lower-case "
                     + "letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters");
         }
@@ -97,7 +151,7 @@ public record LeaderElectionSettings(String leaseNamespace, String leaseName, St
 
     /** @throws IllegalArgumentException unless {@code namespace} is a valid namespace name (a DNS label) */
     public static void checkNamespace(String namespace, String setting) {
-        if (namespace == null || namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches()) {
+        if (!isNamespace(namespace)) {
             throw new IllegalArgumentException(setting + " '" + namespace + "' is not a valid namespace name: "
                     + "lower-case letters, digits and '-', at most 63 characters");
         }
@@ -133,8 +187,8 @@ public record LeaderElectionSettings(String leaseNamespace, String leaseName, St
         private Duration leaseDuration = DEFAULT_LEASE_DURATION;
         private Duration renewDeadline = DEFAULT_RENEW_DEADLINE;
         private Duration retryPeriod = DEFAULT_RETRY_PERIOD;
-        private boolean releaseOnShutdown = true;
-        private OnLost onLost = OnLost.EXIT;
+        private boolean releaseOnShutdown = RELEASE_ON_SHUTDOWN.defaultValue();
+        private OnLost onLost = ON_LOST.defaultValue();
 
         private Builder(String leaseNamespace, String leaseName, String identity) {
             this.leaseNamespace = leaseNamespace;

@@ -1,6 +1,6 @@
 package dev.kubeloop.leader;
 
-import dev.kubeloop.runtime.LeadershipState;
+import dev.kubeloop.runtime.manager.LeadershipState;
 
 /**
  * Called once, on a thread of its own ({@code kubeloop-leader-lost}), when this replica lost the

@@ -1,13 +1,16 @@
 package dev.kubeloop.metrics;
 
-import dev.kubeloop.runtime.ControllerListener;
-import dev.kubeloop.runtime.ReconcileReport;
+import dev.kubeloop.runtime.controller.ControllerListener;
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.ReconcileReport;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -15,20 +18,10 @@ import java.util.concurrent.TimeUnit;
  * controller is registered, so every series exists (at 0) before the first reconcile.
  *
  * <p>How a processed key maps onto {@code controller_runtime_reconcile_total{result}} and the error
- * counters, following controller-runtime's {@code reconcileHandler}:
- * <table>
- *   <caption>outcome mapping</caption>
- *   <tr><th>outcome</th><th>result</th><th>also counted in</th></tr>
- *   <tr><td>SUCCESS</td><td>success</td><td></td></tr>
- *   <tr><td>GONE (object no longer cached; controller-runtime would reconcile it and get NotFound)</td>
- *       <td>success</td><td></td></tr>
- *   <tr><td>REQUEUE</td><td>requeue</td><td></td></tr>
- *   <tr><td>REQUEUE_AFTER</td><td>requeue_after</td><td></td></tr>
- *   <tr><td>ERROR</td><td>error</td><td>errors; panics if {@link ReconcileReport#panic()}</td></tr>
- *   <tr><td>TERMINAL_ERROR</td><td>error</td><td>errors, terminal errors</td></tr>
- *   <tr><td>CONFLICT (a returned error in Go)</td><td>error</td><td>errors</td></tr>
- *   <tr><td>TIMEOUT</td><td>error</td><td>errors, timeouts</td></tr>
- * </table>
+ * counter is a column of the outcome table ({@link ReconcileOutcome#metricResult()},
+ * {@link ReconcileOutcome#isError()}), following controller-runtime's {@code reconcileHandler};
+ * terminal errors, timeouts and panics ({@link ReconcileReport#panic()}) are counted once more in
+ * their own counters.
  *
  * <p>Thread-safety: the meters are thread-safe; the fields are final. Queue callbacks run under the
  * queue's lock and only increment or record.
@@ -43,10 +36,8 @@ final class ControllerMetrics implements ControllerListener {
     /** client-go's work queue latency buckets: {@code prometheus.ExponentialBuckets(10e-9, 10, 12)}, 10 ns to 1000 s. */
     static final double[] WORKQUEUE_BUCKETS = {1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000};
 
-    private final Counter success;
-    private final Counter error;
-    private final Counter requeue;
-    private final Counter requeueAfter;
+    /** controller_runtime_reconcile_total by result label. */
+    private final Map<String, Counter> results = new HashMap<>();
     private final Counter errors;
     private final Counter terminalErrors;
     private final Counter panics;
@@ -59,10 +50,9 @@ final class ControllerMetrics implements ControllerListener {
 
     ControllerMetrics(MeterRegistry registry, String controller) {
         Tags controllerTag = Tags.of("controller", controller);
-        success = result(registry, controller, "success");
-        error = result(registry, controller, "error");
-        requeue = result(registry, controller, "requeue");
-        requeueAfter = result(registry, controller, "requeue_after");
+        for (ReconcileOutcome outcome : ReconcileOutcome.values()) {
+            results.computeIfAbsent(outcome.metricResult(), result -> result(registry, controller, result));
+        }
         errors = Counter.builder(KubeloopMetrics.RECONCILE_ERRORS)
                 .description("Total number of reconciliation errors per controller")
                 .tags(controllerTag).register(registry);
@@ -129,31 +119,20 @@ final class ControllerMetrics implements ControllerListener {
 
     @Override
     public void reconcileFinished(ReconcileReport report) {
+        ReconcileOutcome outcome = report.outcome();
         reconcileTime.record(report.duration());
-        switch (report.outcome()) {
-            case SUCCESS, GONE -> success.increment();
-            case REQUEUE -> requeue.increment();
-            case REQUEUE_AFTER -> requeueAfter.increment();
-            case ERROR -> {
-                failed();
-                if (report.panic()) {
-                    panics.increment();
-                }
-            }
-            case TERMINAL_ERROR -> {
-                failed();
-                terminalErrors.increment();
-            }
-            case CONFLICT -> failed();
-            case TIMEOUT -> {
-                failed();
-                timeouts.increment();
-            }
+        results.get(outcome.metricResult()).increment();
+        if (outcome.isError()) {
+            errors.increment();
         }
-    }
-
-    private void failed() {
-        error.increment();
-        errors.increment();
+        if (outcome == ReconcileOutcome.TERMINAL_ERROR) {
+            terminalErrors.increment();
+        }
+        if (outcome == ReconcileOutcome.TIMEOUT) {
+            timeouts.increment();
+        }
+        if (report.panic()) {
+            panics.increment();
+        }
     }
 }

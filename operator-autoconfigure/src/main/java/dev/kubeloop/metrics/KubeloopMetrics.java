@@ -1,13 +1,13 @@
 package dev.kubeloop.metrics;
 
 import dev.kubeloop.queue.WorkQueue;
-import dev.kubeloop.runtime.Controller;
-import dev.kubeloop.runtime.ControllerConfig;
-import dev.kubeloop.runtime.ControllerListener;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ControllerObserver;
-import dev.kubeloop.runtime.InformerStatus;
-import dev.kubeloop.runtime.LeadershipState;
+import dev.kubeloop.runtime.cache.InformerStatus;
+import dev.kubeloop.runtime.controller.Controller;
+import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.runtime.controller.ControllerListener;
+import dev.kubeloop.runtime.manager.ControllerManager;
+import dev.kubeloop.runtime.manager.ControllerObserver;
+import dev.kubeloop.runtime.manager.LeadershipState;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

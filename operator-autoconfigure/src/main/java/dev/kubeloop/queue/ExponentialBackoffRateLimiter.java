@@ -14,6 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ExponentialBackoffRateLimiter<T> implements RateLimiter<T> {
 
+    /** client-go's base delay of the default controller rate limiter. */
+    public static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
+    /** client-go's maximum delay of the default controller rate limiter. */
+    public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1000);
+
     private final long baseNanos;
     private final long maxNanos;
     private final ConcurrentHashMap<T, Integer> failures = new ConcurrentHashMap<>();

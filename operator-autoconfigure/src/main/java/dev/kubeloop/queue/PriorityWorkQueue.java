@@ -94,10 +94,10 @@ public final class PriorityWorkQueue<T> implements WorkQueue<T> {
     }
 
     @Override
-    public void addRateLimited(T item) {
+    public void addRateLimited(T item, int priority) {
         // The limiter is thread-safe on its own; asking it outside the lock keeps the lock short.
         long delayNanos = Durations.saturatedNanos(rateLimiter.when(Objects.requireNonNull(item, "item")));
-        enqueue(item, NORMAL_PRIORITY, delayNanos, true);
+        enqueue(item, priority, delayNanos, true);
     }
 
     @Override
@@ -111,18 +111,19 @@ public final class PriorityWorkQueue<T> implements WorkQueue<T> {
     }
 
     @Override
-    public Optional<T> get() throws InterruptedException {
-        // Clock reads happen outside the lock where possible: a few nanoseconds of staleness cost
-        // nothing, while every nanosecond inside the lock is paid by every contending thread.
-        long now = ticker.read();
+    public Optional<Prioritized<T>> getWithPriority() throws InterruptedException {
         lock.lockInterruptibly();
         try {
+            // The clock is read under the lock: a time read before it could precede the ready time
+            // of an item another thread adds while this one waits for the lock, and the item's
+            // queue duration would come out negative (which Micrometer drops).
+            long now = ticker.read();
             while (true) {
                 promoteDue(now);
                 QueueEntry<T> entry = buckets.poll(now);
                 if (entry != null) {
                     handOut(entry, now);
-                    return Optional.of(entry.item);
+                    return Optional.of(new Prioritized<>(entry.item, entry.priority));
                 }
                 if (shuttingDown) {
                     return Optional.empty();
@@ -282,6 +283,7 @@ public final class PriorityWorkQueue<T> implements WorkQueue<T> {
     public ItemState state(T item) {
         lock.lock();
         try {
+            promoteDue(ticker.read()); // a delayed item whose time has come is queued, as len() and stats() see it
             QueueEntry<T> entry = entries.get(item);
             if (entry == null) {
                 return ItemState.ABSENT;

@@ -27,7 +27,8 @@ public interface RateLimiter<T> {
      */
     static <T> RateLimiter<T> defaultControllerRateLimiter() {
         return new MaxOfRateLimiter<>(
-                new ExponentialBackoffRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1000)),
-                new TokenBucketRateLimiter<>(10, 100));
+                new ExponentialBackoffRateLimiter<>(ExponentialBackoffRateLimiter.DEFAULT_BASE_DELAY,
+                        ExponentialBackoffRateLimiter.DEFAULT_MAX_DELAY),
+                new TokenBucketRateLimiter<>(TokenBucketRateLimiter.DEFAULT_QPS, TokenBucketRateLimiter.DEFAULT_BURST));
     }
 }

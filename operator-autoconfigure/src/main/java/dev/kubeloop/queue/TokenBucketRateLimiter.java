@@ -14,6 +14,11 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class TokenBucketRateLimiter<T> implements RateLimiter<T> {
 
+    /** client-go's refill rate of the default controller rate limiter's bucket. */
+    public static final double DEFAULT_QPS = 10;
+    /** client-go's bucket size of the default controller rate limiter. */
+    public static final int DEFAULT_BURST = 100;
+
     private static final double NANOS_PER_SECOND = 1_000_000_000d;
 
     private final double qps;

@@ -57,10 +57,20 @@ public interface WorkQueue<T> {
     void addAfter(T item, Duration delay, int priority);
 
     /**
-     * Adds an item after the delay the rate limiter assigns to it, which grows with every call
-     * until {@link #forget} is called for the item.
+     * Adds an item at {@link #NORMAL_PRIORITY} after the delay the rate limiter assigns to it,
+     * which grows with every call until {@link #forget} is called for the item.
      */
-    void addRateLimited(T item);
+    default void addRateLimited(T item) {
+        addRateLimited(item, NORMAL_PRIORITY);
+    }
+
+    /**
+     * Adds an item at {@code priority} after the delay the rate limiter assigns to it. A retry
+     * passes the priority the item was handed out at ({@link #getWithPriority()}), so that a
+     * low-priority item that fails is not promoted to normal priority by its retry
+     * (controller-runtime's priority queue keeps it too).
+     */
+    void addRateLimited(T item, int priority);
 
     /** Tells the rate limiter that the item succeeded: its backoff starts over. */
     void forget(T item);
@@ -74,7 +84,19 @@ public interface WorkQueue<T> {
      * @return the item, or empty once the queue is shut down and nothing is left to hand out
      * @throws InterruptedException if the calling thread is interrupted while waiting
      */
-    Optional<T> get() throws InterruptedException;
+    default Optional<T> get() throws InterruptedException {
+        return getWithPriority().map(Prioritized::item);
+    }
+
+    /**
+     * {@link #get()}, with the priority the item was queued at (controller-runtime's
+     * {@code GetWithPriority}), for requeues that keep it.
+     */
+    Optional<Prioritized<T>> getWithPriority() throws InterruptedException;
+
+    /** An item handed out, with the priority it was queued at. */
+    record Prioritized<T>(T item, int priority) {
+    }
 
     /**
      * Marks the item as no longer being processed. If it was added meanwhile it is queued again.

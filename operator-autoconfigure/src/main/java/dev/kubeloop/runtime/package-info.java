@@ -1,22 +1,23 @@
 /**
- * The controller runtime: shared informers ({@code InformerRegistry}), event handlers and
- * predicates that turn informer events into work queue keys, one {@link dev.kubeloop.runtime.Controller}
- * (queue + named worker pool) per reconciler, and the {@link dev.kubeloop.runtime.ControllerManager}
- * that starts and stops them in order.
+ * The controller runtime, split along controller-runtime's seams (see docs/architecture.md):
+ * {@code cache} (shared informers and their caches), {@code handler} (informer events to work
+ * queue keys, through predicates), {@code controller} (one reconciler's queue, workers and the
+ * reconcile outcome table), {@code client} (the runtime's own writes), {@code event}
+ * (Kubernetes Events) and {@code manager} (the lifecycle of a set of controllers).
  *
- * <p>Follow one key: informer event → {@code InformerEventAdapter} → predicate
- * ({@code GenerationChangedPredicate}) → handler ({@code EnqueueRequestForObject} or
- * {@code EnqueueRequestForOwner}) → the controller's work queue → a worker in {@code Controller}
- * → {@code ReconcileRunner} (latest object from the cache, finalizer, timeout, MDC) → the
- * reconciler → {@code Outcome} → back onto the queue.
+ * <p>This package holds what all of them share: {@link dev.kubeloop.runtime.Settings} (the one
+ * definition of every setting: property, default, accepted values),
+ * {@link dev.kubeloop.runtime.KubeloopConfigurationException} and
+ * {@link dev.kubeloop.runtime.NamedThreadFactory}. It imports none of its subpackages.
  *
- * <p>Observing: {@code ControllerObserver} and {@code ControllerListener} hear about every
- * controller, reconcile ({@code ReconcileReport}), worker and informer, which is how the metrics
- * and the liveness bridge are attached; {@code Controller#status()}, {@code ControllerManager#state()}
- * and {@code ControllerManager#informers()} are snapshots ({@code ControllerStatus},
- * {@code InformerStatus}) for health checks and introspection.
+ * <p>Follow one key: informer event → {@code handler.InformerEventAdapter} (predicate) →
+ * {@code handler.EnqueueRequestForObject} → {@code queue.PriorityWorkQueue} →
+ * {@code controller.ControllerWorkers} (worker loop) → {@code controller.ReconcileHandler}
+ * (latest object from the cache, timeout, MDC, the reconciler) → back onto the queue as
+ * {@code controller.ReconcileOutcome} says.
  *
- * <p>Depends on {@code dev.kubeloop.api}, {@code dev.kubeloop.queue}, fabric8 and SLF4J only; no
- * Spring and no Micrometer, so it can run in any Java application and be tested without a context.
+ * <p>The runtime depends on {@code dev.kubeloop.api}, {@code dev.kubeloop.queue}, fabric8 and
+ * SLF4J only; no Spring and no Micrometer, so it runs in any Java application and is tested
+ * without a context.
  */
 package dev.kubeloop.runtime;

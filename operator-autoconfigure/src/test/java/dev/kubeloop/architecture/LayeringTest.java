@@ -1,96 +1,100 @@
 package dev.kubeloop.architecture;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.function.Predicate;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * Pins the layering of DESIGN.md: dependencies point down only. The api, queue and runtime
- * packages must stay usable without a Spring context or Micrometer, so a stray import fails the
- * build here. Metrics and health sit on the runtime and may use Micrometer and Spring Boot's health
- * API respectively, but never the auto-configuration (the only Spring glue) nor each other. Leader
- * election sits on the runtime too and is Spring-free; the runtime gates its workers through
- * {@code WorkGate} and never knows about it.
+ * The package rules of {@code docs/architecture.md}, checked on the compiled classes (imports,
+ * fully qualified uses, method signatures, annotations: every dependency the bytecode has):
+ * dependencies point down only, no two packages depend on each other in a cycle, and what must
+ * stay free of Spring, Micrometer or the runtime's machinery does.
  */
+@AnalyzeClasses(packages = "dev.kubeloop", importOptions = ImportOption.DoNotIncludeTests.class)
 class LayeringTest {
 
-    private static final Path SOURCES = Path.of("src/main/java/dev/kubeloop");
+    private static final String API = "dev.kubeloop.api..";
+    private static final String QUEUE = "dev.kubeloop.queue..";
+    private static final String RUNTIME = "dev.kubeloop.runtime..";
 
-    @ParameterizedTest
-    @ValueSource(strings = {"api", "queue", "runtime", "leader"})
-    void packageDoesNotUseSpring(String layer) throws IOException {
-        assertThat(offenders(layer, line -> line.contains("org.springframework")))
-                .as("files in dev.kubeloop.%s using org.springframework", layer).isEmpty();
-    }
+    /** Every package of the library is a slice; none may reach itself again through others. */
+    @ArchTest
+    static final ArchRule noPackageCycles = slices().matching("dev.kubeloop.(**)").should().beFreeOfCycles();
 
-    @ParameterizedTest
-    @ValueSource(strings = {"api", "queue", "runtime", "leader", "health"})
-    void packageDoesNotUseMicrometer(String layer) throws IOException {
-        assertThat(offenders(layer, line -> line.contains("io.micrometer")))
-                .as("files in dev.kubeloop.%s using io.micrometer", layer).isEmpty();
-    }
+    /** The work queue is plain Java: it imports the JDK and itself, nothing else. */
+    @ArchTest
+    static final ArchRule queueUsesOnlyTheJdk = classes().that().resideInAPackage(QUEUE).should()
+            .onlyDependOnClassesThat().resideInAnyPackage("java..", QUEUE);
 
-    @ParameterizedTest
-    @ValueSource(strings = {"api", "queue", "runtime", "leader", "metrics", "health"})
-    void packageDoesNotUseTheAutoConfiguration(String layer) throws IOException {
-        assertThat(offenders(layer, line -> line.contains("dev.kubeloop.autoconfigure")))
-                .as("files in dev.kubeloop.%s using dev.kubeloop.autoconfigure", layer).isEmpty();
-    }
+    /**
+     * What users implement and call depends on the fabric8 model and client interfaces and on
+     * SLF4J only: no runtime machinery, no Spring, no Micrometer, no fabric8 implementation classes.
+     */
+    @ArchTest
+    static final ArchRule apiUsesNoMachinery = classes().that().resideInAPackage(API).should()
+            .onlyDependOnClassesThat().resideInAnyPackage("java..", API, "io.fabric8.kubernetes.api..",
+                    "io.fabric8.kubernetes.client", "io.fabric8.kubernetes.client.dsl..", "org.slf4j..",
+                    "com.fasterxml.jackson.annotation..");
 
-    @ParameterizedTest
-    @ValueSource(strings = {"api", "queue", "runtime"})
-    void lowerLayersDoNotUseLeaderElection(String layer) throws IOException {
-        assertThat(offenders(layer, line -> line.contains("dev.kubeloop.leader")))
-                .as("files in dev.kubeloop.%s using dev.kubeloop.leader", layer).isEmpty();
-    }
+    /** The runtime runs in any Java application: no Spring, no Micrometer. */
+    @ArchTest
+    static final ArchRule runtimeUsesNoSpringAndNoMicrometer = noClasses().that().resideInAnyPackage(RUNTIME,
+            "dev.kubeloop.leader..", "dev.kubeloop.introspection..").should().dependOnClassesThat()
+            .resideInAnyPackage("org.springframework..", "io.micrometer..");
 
-    @Test
-    void metricsUseNoSpringAndNoHealth() throws IOException {
-        assertThat(offenders("metrics", line -> line.contains("org.springframework")
-                || line.contains("dev.kubeloop.health"))).isEmpty();
-    }
+    /** Metrics use Micrometer, never Spring; health uses Spring Boot's health API only. */
+    @ArchTest
+    static final ArchRule metricsUseNoSpring = noClasses().that().resideInAPackage("dev.kubeloop.metrics..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.springframework..");
 
-    @Test
-    void healthUsesOnlySpringBootsHealthApi() throws IOException {
-        assertThat(offenders("health", line -> (line.contains("org.springframework")
-                && !line.contains("org.springframework.boot.health.contributor"))
-                || line.contains("dev.kubeloop.metrics"))).isEmpty();
-    }
+    @ArchTest
+    static final ArchRule healthUsesOnlySpringBootsHealthApi = classes().that()
+            .resideInAPackage("dev.kubeloop.health..").should().onlyDependOnClassesThat()
+            .resideInAnyPackage("java..", "org.slf4j..", "dev.kubeloop..", "io.fabric8..",
+                    "org.springframework.boot.health.contributor..");
 
-    @Test
-    void lowerLayersDoNotUseMetricsOrHealth() throws IOException {
-        for (String layer : List.of("api", "queue", "runtime")) {
-            assertThat(offenders(layer, line -> line.contains("dev.kubeloop.metrics")
-                    || line.contains("dev.kubeloop.health"))).as(layer).isEmpty();
-        }
-    }
-
-    private static List<String> offenders(String layer, Predicate<String> forbidden) throws IOException {
-        Path directory = SOURCES.resolve(layer);
-        assertThat(directory).isDirectory();
-        try (Stream<Path> files = Files.walk(directory)) {
-            return files.filter(file -> file.toString().endsWith(".java"))
-                    .filter(file -> code(file).anyMatch(forbidden))
-                    .map(Path::toString)
-                    .toList();
-        }
-    }
-
-    /** The file's lines outside comments: imports, static imports and fully qualified uses alike. */
-    private static Stream<String> code(Path file) {
-        try {
-            return Files.readAllLines(file).stream().map(String::trim)
-                    .filter(line -> !line.startsWith("*") && !line.startsWith("//") && !line.startsWith("/*"));
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    /**
+     * The layers, bottom up, as docs/architecture.md draws them. Within the runtime: the cache knows
+     * no handler, the handler no controller, the controller no manager.
+     */
+    @ArchTest
+    static final ArchRule layers = layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("api").definedBy(API)
+            .layer("queue").definedBy(QUEUE)
+            .layer("runtime base").definedBy("dev.kubeloop.runtime")
+            .layer("cache").definedBy("dev.kubeloop.runtime.cache..")
+            .layer("client").definedBy("dev.kubeloop.runtime.client..")
+            .layer("event").definedBy("dev.kubeloop.runtime.event..")
+            .layer("handler").definedBy("dev.kubeloop.runtime.handler..")
+            .layer("controller").definedBy("dev.kubeloop.runtime.controller..")
+            .layer("manager").definedBy("dev.kubeloop.runtime.manager..")
+            .layer("leader").definedBy("dev.kubeloop.leader..")
+            .layer("metrics").definedBy("dev.kubeloop.metrics..")
+            .layer("health").definedBy("dev.kubeloop.health..")
+            .layer("introspection").definedBy("dev.kubeloop.introspection..")
+            .layer("autoconfigure").definedBy("dev.kubeloop.autoconfigure..")
+            .whereLayer("autoconfigure").mayNotBeAccessedByAnyLayer()
+            .whereLayer("introspection").mayOnlyBeAccessedByLayers("autoconfigure")
+            .whereLayer("health").mayOnlyBeAccessedByLayers("autoconfigure")
+            .whereLayer("metrics").mayOnlyBeAccessedByLayers("autoconfigure")
+            .whereLayer("leader").mayOnlyBeAccessedByLayers("autoconfigure")
+            .whereLayer("manager").mayOnlyBeAccessedByLayers("leader", "metrics", "health", "introspection",
+                    "autoconfigure")
+            .whereLayer("controller").mayOnlyBeAccessedByLayers("manager", "leader", "metrics", "health",
+                    "introspection", "autoconfigure")
+            .whereLayer("handler").mayOnlyBeAccessedByLayers("controller", "manager")
+            .whereLayer("event").mayOnlyBeAccessedByLayers("controller", "manager")
+            .whereLayer("client").mayOnlyBeAccessedByLayers("controller", "manager")
+            .whereLayer("cache").mayOnlyBeAccessedByLayers("handler", "controller", "manager", "leader", "metrics",
+                    "health", "introspection", "autoconfigure")
+            .whereLayer("runtime base").mayOnlyBeAccessedByLayers("cache", "client", "event", "handler", "controller",
+                    "manager", "leader", "metrics", "health", "introspection", "autoconfigure")
+            .whereLayer("queue").mayOnlyBeAccessedByLayers("runtime base", "cache", "client", "event", "handler",
+                    "controller", "manager", "leader", "metrics", "health", "introspection", "autoconfigure");
 }

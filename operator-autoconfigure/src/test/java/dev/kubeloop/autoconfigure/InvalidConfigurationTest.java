@@ -48,9 +48,9 @@ class InvalidConfigurationTest {
                 .withPropertyValues("kubeloop.reconcilers.widget.workers=0")
                 .run(failsWith(analysis -> {
                     assertThat(analysis.getDescription()).contains(
-                            "Reconciler 'widget': workers must be at least 1, was 0.",
+                            "Reconciler 'widget': workers must be a whole number of 1 or more, was 0.",
                             "property kubeloop.reconcilers.widget.workers", "bean 'scannedWidgetReconciler'");
-                    assertThat(analysis.getAction()).contains("Set workers to 1 or more.",
+                    assertThat(analysis.getAction()).contains("Set workers to a whole number of 1 or more.",
                             "kubeloop.reconcilers.widget.workers");
                 }));
     }
@@ -58,7 +58,7 @@ class InvalidConfigurationTest {
     @Test
     void nonPositiveWorkersInTheAnnotationFailNamingTheAnnotation() {
         runner().withBean(NoWorkers.class).run(failsWith(analysis -> assertThat(analysis.getDescription())
-                .contains("workers must be at least 1, was 0", "@Reconciler(workers) on " + NoWorkers.class.getName(),
+                .contains("workers must be a whole number of 1 or more, was 0", "@Reconciler(workers) on " + NoWorkers.class.getName(),
                         "(reconciler bean 'invalidConfigurationTest.NoWorkers')")));
     }
 
@@ -131,8 +131,9 @@ class InvalidConfigurationTest {
     @Test
     void invalidRateLimiterPropertiesFailNamingTheProperties() {
         runner().withPropertyValues("kubeloop.rate-limiter.qps=0").run(failsWith(analysis -> {
-            assertThat(analysis.getDescription()).contains("Property kubeloop.rate-limiter", "qps must be");
-            assertThat(analysis.getAction()).contains("kubeloop.rate-limiter.base-delay");
+            assertThat(analysis.getDescription()).contains("Property kubeloop.rate-limiter.qps has an invalid value "
+                    + "'0': it must be a positive number");
+            assertThat(analysis.getAction()).contains("Set kubeloop.rate-limiter.qps to");
         }));
     }
 
@@ -140,7 +141,8 @@ class InvalidConfigurationTest {
     void aNegativeNumberOfLastErrorsFailsNamingTheProperty() {
         runner().withPropertyValues("kubeloop.introspection.last-errors=-1").run(failsWith(analysis -> {
             assertThat(analysis.getDescription())
-                    .isEqualTo("Property kubeloop.introspection.last-errors must not be negative, was -1.");
+                    .isEqualTo("Property kubeloop.introspection.last-errors has an invalid value '-1': it must be a whole "
+                            + "number of 0 or more.");
             assertThat(analysis.getAction()).contains("0 or more");
         }));
     }
@@ -149,7 +151,8 @@ class InvalidConfigurationTest {
     void aNegativeListPageSizeFailsNamingTheProperty() {
         runner().withPropertyValues("kubeloop.informer-list-page-size=-1").run(failsWith(analysis -> {
             assertThat(analysis.getDescription())
-                    .isEqualTo("Property kubeloop.informer-list-page-size must not be negative, was -1.");
+                    .isEqualTo("Property kubeloop.informer-list-page-size has an invalid value '-1': it must be a whole "
+                            + "number of 0 or more (0 lists in one response; client-go pages by 500).");
             assertThat(analysis.getAction()).contains("500");
         }));
     }

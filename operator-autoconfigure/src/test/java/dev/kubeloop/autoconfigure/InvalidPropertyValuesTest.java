@@ -58,31 +58,34 @@ class InvalidPropertyValuesTest {
             new Case("kubeloop.enabled", "maybe", "Property kubeloop.enabled has an invalid value 'maybe'",
                     "true or false"),
             new Case("kubeloop.cache-sync-timeout", "soon", "invalid value 'soon'", "a positive duration such as 500ms"),
-            new Case("kubeloop.cache-sync-timeout", "0s", "Property kubeloop.cache-sync-timeout must be a positive "
-                    + "duration, was PT0S", "positive duration such as 2m"),
+            new Case("kubeloop.cache-sync-timeout", "0s", "Property kubeloop.cache-sync-timeout has an invalid value "
+                    + "'0s': it must be a positive duration", "or remove it to use the default (2m)"),
             new Case("kubeloop.shutdown-timeout", "later", "invalid value 'later'", "a duration of 0 or more"),
-            new Case("kubeloop.shutdown-timeout", "-5s", "Property kubeloop.shutdown-timeout must not be negative"),
+            new Case("kubeloop.shutdown-timeout", "-5s", "Property kubeloop.shutdown-timeout has an invalid value "
+                    + "'-5s': it must be a duration of 0 or more"),
             new Case("kubeloop.strip-managed-fields", "perhaps", "invalid value 'perhaps'", "true or false"),
             new Case("kubeloop.informer-list-page-size", "many", "invalid value 'many'", "a whole number"),
-            new Case("kubeloop.informer-list-page-size", "-1", "Property kubeloop.informer-list-page-size must not "
-                    + "be negative, was -1", "0 (one list response) or a page size such as 500"),
+            new Case("kubeloop.informer-list-page-size", "-1", "Property kubeloop.informer-list-page-size has an "
+                    + "invalid value '-1': it must be a whole number of 0 or more (0 lists in one response; client-go "
+                    + "pages by 500)"),
             new Case("kubeloop.namespaces", "Not_A_Namespace", "'Not_A_Namespace' is not a valid namespace name",
                     "property kubeloop.namespaces"),
             new Case("kubeloop.rate-limiter.base-delay", "quick", "invalid value 'quick'",
                     "a positive duration, at most max-delay"),
-            new Case("kubeloop.rate-limiter.base-delay", "0", "Property kubeloop.rate-limiter.base-delay must be a "
-                    + "positive duration, was PT0S", "base-delay and max-delay to positive durations"),
-            new Case("kubeloop.rate-limiter.max-delay", "1ms", "Property kubeloop.rate-limiter.max-delay (PT0.001S) "
-                    + "must be at least kubeloop.rate-limiter.base-delay (PT0.005S)", "max-delay at least base-delay"),
+            new Case("kubeloop.rate-limiter.base-delay", "0", "Property kubeloop.rate-limiter.base-delay has an "
+                    + "invalid value '0s': it must be a positive duration, at most max-delay", "default (5ms)"),
+            new Case("kubeloop.rate-limiter.max-delay", "1ms", "Property kubeloop.rate-limiter.max-delay (1ms) "
+                    + "must be at least kubeloop.rate-limiter.base-delay (5ms)", "Raise kubeloop.rate-limiter.max-delay"),
             new Case("kubeloop.rate-limiter.qps", "fast", "invalid value 'fast'", "a positive number"),
-            new Case("kubeloop.rate-limiter.qps", "0", "Property kubeloop.rate-limiter.qps must be a positive number, "
-                    + "was 0.0", "qps to a positive number"),
+            new Case("kubeloop.rate-limiter.qps", "0", "Property kubeloop.rate-limiter.qps has an invalid value '0': "
+                    + "it must be a positive number", "default (10)"),
             new Case("kubeloop.rate-limiter.burst", "lots", "invalid value 'lots'", "a whole number of 1 or more"),
-            new Case("kubeloop.rate-limiter.burst", "0", "Property kubeloop.rate-limiter.burst must be at least 1, "
-                    + "was 0", "burst to at least 1"),
+            new Case("kubeloop.rate-limiter.burst", "0", "Property kubeloop.rate-limiter.burst has an invalid value "
+                    + "'0': it must be a whole number of 1 or more", "default (100)"),
             new Case("kubeloop.introspection.last-errors", "many", "invalid value 'many'",
                     "a whole number of 0 or more"),
-            new Case("kubeloop.introspection.last-errors", "-1", "must not be negative, was -1", "0 or more"),
+            new Case("kubeloop.introspection.last-errors", "-1", "has an invalid value '-1': it must be a whole "
+                    + "number of 0 or more", "default (20)"),
             new Case("kubeloop.leader-election.enabled", "sometimes", "Property kubeloop.leader-election.enabled "
                     + "has an invalid value 'sometimes': it must be true or false", "true or false"),
             new Case("kubeloop.leader-election.lease-name", "Op_1", "'Op_1' is not a valid Lease name",
@@ -106,7 +109,7 @@ class InvalidPropertyValuesTest {
                     List.of("Property kubeloop.reconcilers.wigdet does not match any reconciler (reconcilers: [widget])",
                             "Use the name of a reconciler")),
             new Case(RECONCILER + "workers", "many", "invalid value 'many'", "a whole number of 1 or more"),
-            new Case(RECONCILER + "workers", "0", "workers must be at least 1, was 0",
+            new Case(RECONCILER + "workers", "0", "workers must be a whole number of 1 or more, was 0",
                     "property kubeloop.reconcilers.widget.workers"),
             new Case(RECONCILER + "namespaces", "Bad_NS", "'Bad_NS' is not a valid namespace name",
                     "property kubeloop.reconcilers.widget.namespaces"),
@@ -114,11 +117,11 @@ class InvalidPropertyValuesTest {
                     "key in (a,b)"),
             new Case(RECONCILER + "generation-aware", "often", "invalid value 'often'", "true or false"),
             new Case(RECONCILER + "resync-period", "hourly", "invalid value 'hourly'", "a duration of 0 or more"),
-            new Case(RECONCILER + "resync-period", "-1s", "resync period must not be negative",
+            new Case(RECONCILER + "resync-period", "-1s", "resync period must be a duration of 0 or more",
                     "property kubeloop.reconcilers.widget.resync-period"),
             new Case(RECONCILER + "reconcile-timeout", "forever", "invalid value 'forever'",
                     "a duration of 0 or more (0 means no limit)"),
-            new Case(RECONCILER + "reconcile-timeout", "-1s", "reconcile timeout must not be negative",
+            new Case(RECONCILER + "reconcile-timeout", "-1s", "reconcile timeout must be a duration of 0 or more",
                     "property kubeloop.reconcilers.widget.reconcile-timeout"),
             new Case(RECONCILER + "finalizer", "not a finalizer", "'not a finalizer' is not a valid finalizer name",
                     "example.com/cleanup"));

@@ -3,14 +3,18 @@ package dev.kubeloop.autoconfigure;
 import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeloop.api.Cleaner;
+import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.api.Result;
 import dev.kubeloop.autoconfigure.scan.ScannedWidgetReconciler;
 import dev.kubeloop.autoconfigure.scan.ScanningApplication;
-import dev.kubeloop.runtime.Controller;
-import dev.kubeloop.runtime.ControllerConfig;
-import dev.kubeloop.runtime.ControllerManager;
+import dev.kubeloop.runtime.Settings;
+import dev.kubeloop.runtime.controller.Controller;
+import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.testing.MockCluster;
+import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -69,7 +73,7 @@ class KubeloopAutoConfigurationTest {
                     .config();
             assertThat(config.primaryType()).isEqualTo(Widget.class);
             assertThat(config.workers()).isEqualTo(1);
-            assertThat(config.resyncPeriod()).isEqualTo(ControllerConfig.DEFAULT_RESYNC_PERIOD);
+            assertThat(config.resyncPeriod()).isEqualTo(Settings.RESYNC_PERIOD.defaultValue()).isEqualTo(Duration.ofHours(10));
         });
     }
 
@@ -81,8 +85,7 @@ class KubeloopAutoConfigurationTest {
                         "kubeloop.reconcilers.widget.label-selector=tier=web",
                         "kubeloop.reconcilers.widget.generation-aware=false",
                         "kubeloop.reconcilers.widget.resync-period=0",
-                        "kubeloop.reconcilers.widget.reconcile-timeout=5s",
-                        "kubeloop.reconcilers.widget.finalizer=example.com/widget")
+                        "kubeloop.reconcilers.widget.reconcile-timeout=5s")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     Controller<?> controller = context.getBean(ControllerManager.class).controller("widget")
@@ -94,8 +97,36 @@ class KubeloopAutoConfigurationTest {
                     assertThat(config.generationAware()).isFalse();
                     assertThat(config.resyncPeriod()).isZero();
                     assertThat(config.reconcileTimeout()).isEqualTo(Duration.ofSeconds(5));
-                    assertThat(controller.finalizer()).contains("example.com/widget");
                     assertThat(config.owns()).as("not overridable").containsExactly(ConfigMap.class);
+                });
+    }
+
+    @Test
+    void aCleanerBeanGetsTheDefaultFinalizer() {
+        runner.withUserConfiguration(CleanerConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(ControllerManager.class).controller("widget").orElseThrow().finalizer())
+                    .contains("widget.kubeloop.dev/finalizer");
+        });
+    }
+
+    @Test
+    void aPropertyNamesTheFinalizerOfACleaner() {
+        runner.withUserConfiguration(CleanerConfiguration.class)
+                .withPropertyValues("kubeloop.reconcilers.widget.finalizer=example.com/widget").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(ControllerManager.class).controller("widget").orElseThrow()
+                            .finalizer()).contains("example.com/widget");
+                });
+    }
+
+    @Test
+    void aFinalizerPropertyOnAReconcilerThatIsNoCleanerFailsStartupNamingTheProperty() {
+        runner.withUserConfiguration(ScanningApplication.class)
+                .withPropertyValues("kubeloop.reconcilers.widget.finalizer=example.com/widget").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("does not implement "
+                            + Cleaner.class.getName());
                 });
     }
 
@@ -174,6 +205,21 @@ class KubeloopAutoConfigurationTest {
         @Bean
         ResourceReconciler<Widget> lambdaReconciler() {
             return (widget, context) -> Result.done();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class CleanerConfiguration {
+        @Bean
+        WidgetCleaner widgetCleaner() {
+            return new WidgetCleaner();
+        }
+    }
+
+    static class WidgetCleaner extends RecordingReconciler implements Cleaner<Widget> {
+        @Override
+        public Result cleanup(Widget widget, ReconcileContext<Widget> context) {
+            return Result.done();
         }
     }
 

@@ -3,7 +3,7 @@ package dev.kubeloop.autoconfigure;
 import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeloop.runtime.LeadershipState.Role;
+import dev.kubeloop.runtime.manager.LeadershipState.Role;
 import dev.kubeloop.testing.FencingRegister;
 import dev.kubeloop.testing.FencingRegister.Visit;
 import dev.kubeloop.testing.MockCluster;

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.autoconfigure.scan.ScanningApplication;
 import dev.kubeloop.health.KubeloopHealthIndicator;
+import dev.kubeloop.introspection.Introspection;
 import dev.kubeloop.metrics.KubeloopMetrics;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.LeadershipState;
+import dev.kubeloop.runtime.manager.ControllerManager;
+import dev.kubeloop.runtime.manager.LeadershipState;
 import dev.kubeloop.testing.MockCluster;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
@@ -78,7 +79,7 @@ class LeadershipObservabilityTest {
             assertThat(masterStatus(registry)).isEqualTo(1.0);
             assertThat(leadershipDetails(health.health())).containsEntry("role", "LEADER")
                     .containsEntry("holder", manager.leadership().identity());
-            String json = new KubeloopEndpoint(manager, cluster.client().getKubernetesSerialization()).controllers()
+            String json = new KubeloopEndpoint(new Introspection(manager), cluster.client().getKubernetesSerialization()).controllers()
                     .getBody();
             assertThat(json).contains("\"role\":\"LEADER\"", "\"leaderElection\":true", "\"workersRunning\":true",
                     "\"lease\":\"test/" + LEASE + "\"");

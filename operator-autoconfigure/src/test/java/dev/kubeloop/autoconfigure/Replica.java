@@ -1,7 +1,7 @@
 package dev.kubeloop.autoconfigure;
 
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.LeadershipState;
+import dev.kubeloop.runtime.manager.ControllerManager;
+import dev.kubeloop.runtime.manager.LeadershipState;
 import dev.kubeloop.testing.FencedWidgetReconciler;
 import dev.kubeloop.testing.FencingRegister;
 import dev.kubeloop.testing.LeasePartition;

@@ -3,10 +3,10 @@ package dev.kubeloop.leader;
 import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeloop.runtime.ControllerConfig;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.LeadershipState;
-import dev.kubeloop.runtime.LeadershipState.Role;
+import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.runtime.manager.ControllerManager;
+import dev.kubeloop.runtime.manager.LeadershipState;
+import dev.kubeloop.runtime.manager.LeadershipState.Role;
 import dev.kubeloop.testing.FencedWidgetReconciler;
 import dev.kubeloop.testing.FencingRegister;
 import dev.kubeloop.testing.FencingRegister.Visit;

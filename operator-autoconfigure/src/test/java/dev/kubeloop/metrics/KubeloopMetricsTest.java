@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.api.Result;
 import dev.kubeloop.api.TerminalException;
-import dev.kubeloop.runtime.Controller;
-import dev.kubeloop.runtime.ControllerConfig;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.Controller;
+import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
+import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.PrometheusText;
 import dev.kubeloop.testing.PrometheusText.Sample;

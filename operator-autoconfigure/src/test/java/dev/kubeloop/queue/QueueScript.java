@@ -11,8 +11,9 @@ import java.util.Optional;
  * {@link ManualTicker}, asserting as it goes. Steps (priorities optional, default NORMAL):
  *
  * <pre>
- *   add ITEM [PRIORITY]          after ITEM DELAY [PRIORITY]     limited ITEM
- *   get ITEM   (something must be ready; it must be ITEM)        get none  (shut down, empty)
+ *   add ITEM [PRIORITY]          after ITEM DELAY [PRIORITY]     limited ITEM [PRIORITY]
+ *   get ITEM [PRIORITY]  (something must be ready; it must be ITEM, handed out at PRIORITY)
+ *   get none  (shut down, empty)
  *   done ITEM  len N  depth N  waiting N  tracked N  requeues ITEM N  forget ITEM
  *   tick DELAY  shutdown
  * </pre>
@@ -37,7 +38,7 @@ final class QueueScript {
             switch (word[0]) {
                 case "add" -> queue.add(word[1], priority(word, 2));
                 case "after" -> queue.addAfter(word[1], duration(word[2]), priority(word, 3));
-                case "limited" -> queue.addRateLimited(word[1]);
+                case "limited" -> queue.addRateLimited(word[1], priority(word, 2));
                 case "forget" -> queue.forget(word[1]);
                 case "requeues" -> assertThat(queue.numRequeues(word[1])).as(why).isEqualTo(Integer.parseInt(word[2]));
                 case "get" -> {
@@ -46,8 +47,11 @@ final class QueueScript {
                     } else {
                         // get() blocks when nothing is ready: check first so a wrong script fails fast.
                         assertThat(queue.len()).as(why + ": nothing ready").isPositive();
-                        Optional<String> item = queue.get();
-                        assertThat(item).as(why).contains(word[1]);
+                        Optional<WorkQueue.Prioritized<String>> item = queue.getWithPriority();
+                        assertThat(item.map(WorkQueue.Prioritized::item)).as(why).contains(word[1]);
+                        if (word.length > 2) {
+                            assertThat(item.get().priority()).as(why + ": priority").isEqualTo(priority(word, 2));
+                        }
                     }
                 }
                 case "done" -> queue.done(word[1]);

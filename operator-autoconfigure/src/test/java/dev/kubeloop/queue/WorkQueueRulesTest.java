@@ -92,7 +92,14 @@ class WorkQueueRulesTest {
                         "len 0", "tick 1ms", "len 1", "requeues a 2"),
                 row("forgetResetsTheBackoff", "limited a", "limited a", "limited a", "requeues a 3", "forget a",
                         "requeues a 0", "limited a", "tick 5ms", "len 1"),
-                row("backoffIsPerItem", "limited a", "limited a", "limited b", "requeues a 2", "requeues b 1"));
+                row("backoffIsPerItem", "limited a", "limited a", "limited b", "requeues a 2", "requeues b 1"),
+                row("getTellsThePriorityAnItemWasQueuedAt", "add a LOW", "add b 10", "get b 10", "get a LOW"),
+                row("aRetryKeepsThePriorityItWasHandedOutAt", "add a LOW", "get a LOW", "limited a LOW", "done a",
+                        "tick 5ms", "add b", "get b NORMAL", "get a LOW"),
+                row("aDelayedRequeueKeepsThePriorityItWasHandedOutAt", "add a LOW", "get a LOW", "after a 1s LOW",
+                        "done a", "tick 1s", "add b", "get b", "get a LOW"),
+                row("aRetryIsRaisedByANormalAddMeanwhile", "add a LOW", "get a LOW", "limited a LOW", "done a",
+                        "add a", "len 1", "get a NORMAL"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,8 +1,8 @@
 package dev.kubeloop.testing;
 
-import dev.kubeloop.runtime.ControllerConfig;
-import dev.kubeloop.runtime.ControllerListener;
-import dev.kubeloop.runtime.ControllerObserver;
+import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.runtime.controller.ControllerListener;
+import dev.kubeloop.runtime.manager.ControllerObserver;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**

@@ -1,9 +1,9 @@
 package dev.kubeloop.test;
 
 import dev.kubeloop.api.ObjectKey;
-import dev.kubeloop.runtime.Controller;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ControllerStatus;
+import dev.kubeloop.runtime.controller.Controller;
+import dev.kubeloop.runtime.controller.ControllerStatus;
+import dev.kubeloop.runtime.manager.ControllerManager;
 import java.util.List;
 
 /** What a failed wait prints: per controller, what is queued and in flight and the last errors. */

@@ -3,7 +3,7 @@ package dev.kubeloop.test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;

@@ -4,9 +4,9 @@ import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.kubeloop.runtime.Controller;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.Controller;
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
+import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.PrometheusText;
 import dev.kubeloop.testing.Widget;

@@ -4,8 +4,8 @@ import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
+import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.testing.CapturedLogs;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.Widget;

@@ -1,5 +1,6 @@
 package dev.kubeloop.sample.website;
 
+import dev.kubeloop.api.Cleaner;
 import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.Reconciler;
 import dev.kubeloop.api.ResourceReconciler;
@@ -23,7 +24,7 @@ import java.util.ArrayList;
  * site from the namespace's {@code website-index} ConfigMap before the Website goes.
  */
 @Reconciler(name = "website", workers = 2, owns = {ConfigMap.class, Deployment.class, Service.class})
-public class WebsiteReconciler implements ResourceReconciler<Website> {
+public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<Website> {
 
     static final String INVALID_SPEC = "InvalidSpec";
 

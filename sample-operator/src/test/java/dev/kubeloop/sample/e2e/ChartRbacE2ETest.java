@@ -3,8 +3,8 @@ package dev.kubeloop.sample.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
+import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.test.KubeloopTestKit;
 import dev.kubeloop.test.TestCluster;

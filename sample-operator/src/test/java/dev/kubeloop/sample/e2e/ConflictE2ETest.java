@@ -3,8 +3,8 @@ package dev.kubeloop.sample.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.api.ObjectKey;
-import dev.kubeloop.runtime.ControllerStatus.RecentError;
-import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.ControllerStatus.RecentError;
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;

@@ -2,9 +2,9 @@ package dev.kubeloop.sample.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.LeadershipState.Role;
-import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
+import dev.kubeloop.runtime.manager.ControllerManager;
+import dev.kubeloop.runtime.manager.LeadershipState.Role;
 import dev.kubeloop.sample.SampleOperatorApplication;
 import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.test.KubeloopTest;

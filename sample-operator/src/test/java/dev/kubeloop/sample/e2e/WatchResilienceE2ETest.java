@@ -2,8 +2,8 @@ package dev.kubeloop.sample.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeloop.runtime.InformerStatus;
-import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.runtime.cache.InformerStatus;
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;

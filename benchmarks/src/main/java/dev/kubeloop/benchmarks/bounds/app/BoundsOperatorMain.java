@@ -1,8 +1,8 @@
 package dev.kubeloop.benchmarks.bounds.app;
 
-import dev.kubeloop.runtime.Controller;
-import dev.kubeloop.runtime.ControllerManager;
-import dev.kubeloop.runtime.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.Controller;
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
+import dev.kubeloop.runtime.manager.ControllerManager;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

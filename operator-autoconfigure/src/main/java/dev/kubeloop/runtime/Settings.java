@@ -1,0 +1,177 @@
+package dev.kubeloop.runtime;
+
+import dev.kubeloop.api.Reconciler;
+import dev.kubeloop.queue.ExponentialBackoffRateLimiter;
+import dev.kubeloop.queue.TokenBucketRateLimiter;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The catalog of Kubeloop's settings (leader election's are in
+ * {@code dev.kubeloop.leader.LeaderElectionSettings}): one {@link Setting} per property, with the
+ * default the runtime uses when it is not set. Defaults follow client-go and controller-runtime:
+ * the rate limiter's are the work queue's own constants, a reconciler's are those of the
+ * {@link Reconciler @Reconciler} annotation, read from it. Stateless.
+ */
+public final class Settings {
+
+    // first: the settings below use them while the class initializes
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern SIMPLE_DURATION = Pattern.compile("(-?\\d+)(ns|us|ms|s|m|h|d)?");
+
+    /** Whether Kubeloop runs at all (Spring Boot only). */
+    public static final Setting<Boolean> ENABLED = Setting.any("enabled", true, "true or false");
+
+    /** Namespaces every reconciler watches unless it names its own; empty: all. */
+    public static final Setting<List<String>> NAMESPACES = Setting.of("namespaces", List.<String>of(),
+            "a list of namespace names", Settings::validNamespaces).describedAs("all namespaces");
+
+    /** How long start-up waits for every informer's first list. */
+    public static final Setting<Duration> CACHE_SYNC_TIMEOUT = Setting.of("cache-sync-timeout", Duration.ofMinutes(2),
+            "a positive duration", Settings::positive);
+
+    /** How long shutdown waits for reconciles in flight. */
+    public static final Setting<Duration> SHUTDOWN_TIMEOUT = Setting.of("shutdown-timeout", Duration.ofSeconds(30),
+            "a duration of 0 or more", Settings::notNegative);
+
+    /** Whether cached objects drop metadata.managedFields. */
+    public static final Setting<Boolean> STRIP_MANAGED_FIELDS = Setting.any("strip-managed-fields", true,
+            "true or false");
+
+    /** Objects per page of an informer's list; 0: one response. */
+    public static final Setting<Long> INFORMER_LIST_PAGE_SIZE = Setting.of("informer-list-page-size", 0L,
+            "a whole number of 0 or more (0 lists in one response; client-go pages by 500)", size -> size >= 0);
+
+    /** The per-key backoff's first delay. */
+    public static final Setting<Duration> RATE_LIMITER_BASE_DELAY = Setting.of("rate-limiter.base-delay",
+            ExponentialBackoffRateLimiter.DEFAULT_BASE_DELAY, "a positive duration, at most max-delay",
+            Settings::positive);
+
+    /** The per-key backoff's longest delay. */
+    public static final Setting<Duration> RATE_LIMITER_MAX_DELAY = Setting.of("rate-limiter.max-delay",
+            ExponentialBackoffRateLimiter.DEFAULT_MAX_DELAY, "a positive duration, at least base-delay",
+            Settings::positive);
+
+    /** The reconciler-wide bucket's refill rate. */
+    public static final Setting<Double> RATE_LIMITER_QPS = Setting.of("rate-limiter.qps",
+            TokenBucketRateLimiter.DEFAULT_QPS, "a positive number such as 10 or 0.5",
+            qps -> qps > 0 && !qps.isInfinite());
+
+    /** The reconciler-wide bucket's size. */
+    public static final Setting<Integer> RATE_LIMITER_BURST = Setting.of("rate-limiter.burst",
+            TokenBucketRateLimiter.DEFAULT_BURST, "a whole number of 1 or more", burst -> burst >= 1);
+
+    /** Failed reconciles each reconciler keeps for introspection. */
+    public static final Setting<Integer> INTROSPECTION_LAST_ERRORS = Setting.of("introspection.last-errors", 20,
+            "a whole number of 0 or more", count -> count >= 0);
+
+    /** Worker threads of one reconciler. */
+    public static final Setting<Integer> WORKERS = Setting.of("reconcilers.*.workers",
+            (Integer) annotationDefault("workers"), "a whole number of 1 or more", workers -> workers >= 1);
+
+    /** Namespaces one reconciler watches. */
+    public static final Setting<List<String>> RECONCILER_NAMESPACES = Setting.of("reconcilers.*.namespaces",
+            List.<String>of(), "a list of namespace names", Settings::validNamespaces)
+            .describedAs("kubeloop.namespaces, else all namespaces");
+
+    /** Label selector of one reconciler's primaries. */
+    public static final Setting<String> LABEL_SELECTOR = Setting.any("reconcilers.*.label-selector",
+            (String) annotationDefault("labelSelector"), "a label selector such as app=web,tier!=cache")
+            .describedAs("none: every object");
+
+    /** Whether status-only updates of the primary are skipped. */
+    public static final Setting<Boolean> GENERATION_AWARE = Setting.any("reconcilers.*.generation-aware",
+            (Boolean) annotationDefault("generationAware"), "true or false");
+
+    /** How often every cached primary is reconciled again; 0 disables. */
+    public static final Setting<Duration> RESYNC_PERIOD = Setting.of("reconcilers.*.resync-period",
+            parseDuration((String) annotationDefault("resyncPeriod")), "a duration of 0 or more (0 disables resync)",
+            Settings::notNegative);
+
+    /** How long one reconcile may run before it is interrupted; 0: no limit. */
+    public static final Setting<Duration> RECONCILE_TIMEOUT = Setting.of("reconcilers.*.reconcile-timeout",
+            parseDuration((String) annotationDefault("reconcileTimeout")),
+            "a duration of 0 or more (0 means no limit)", Settings::notNegative).describedAs("none (0s)");
+
+    /** The finalizer of a reconciler that implements Cleaner. */
+    public static final Setting<String> FINALIZER = Setting.derived("reconcilers.*.finalizer",
+            "<name>.kubeloop.dev/finalizer for a Cleaner, else none",
+            "a domain-qualified name such as example.com/cleanup", finalizer -> true);
+
+    private static final List<Setting<?>> ALL = List.of(ENABLED, NAMESPACES, CACHE_SYNC_TIMEOUT, SHUTDOWN_TIMEOUT,
+            STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
+            RATE_LIMITER_QPS, RATE_LIMITER_BURST, INTROSPECTION_LAST_ERRORS, WORKERS, RECONCILER_NAMESPACES,
+            LABEL_SELECTOR, GENERATION_AWARE, RESYNC_PERIOD, RECONCILE_TIMEOUT, FINALIZER);
+
+    private Settings() {
+    }
+
+    /** Every setting of this catalog. */
+    public static List<Setting<?>> all() {
+        return ALL;
+    }
+
+    /** True for a DNS label: what namespace and reconciler names must be. */
+    public static boolean isDnsLabel(String name) {
+        return name != null && DNS_LABEL.matcher(name).matches();
+    }
+
+    /**
+     * Parses a duration the way the annotation's attributes are written: Spring Boot's simple
+     * style ({@code 500ms}, {@code 30s}, {@code 10m}, {@code 2h}, {@code 1d}; a bare number is
+     * milliseconds) or ISO-8601 ({@code PT1H}); blank means zero.
+     *
+     * @throws IllegalArgumentException if {@code text} is neither
+     */
+    public static Duration parseDuration(String text) {
+        if (text == null || text.isBlank()) {
+            return Duration.ZERO;
+        }
+        String trimmed = text.trim();
+        Matcher simple = SIMPLE_DURATION.matcher(trimmed.toLowerCase(Locale.ROOT));
+        if (simple.matches()) {
+            long amount = Long.parseLong(simple.group(1));
+            String unit = simple.group(2) == null ? "ms" : simple.group(2);
+            return switch (unit) {
+                case "ns" -> Duration.ofNanos(amount);
+                case "us" -> Duration.ofNanos(Math.multiplyExact(amount, 1000L));
+                case "ms" -> Duration.ofMillis(amount);
+                case "s" -> Duration.ofSeconds(amount);
+                case "m" -> Duration.ofMinutes(amount);
+                case "h" -> Duration.ofHours(amount);
+                default -> Duration.ofDays(amount);
+            };
+        }
+        try {
+            return Duration.parse(trimmed);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a duration", e);
+        }
+    }
+
+    private static boolean positive(Duration duration) {
+        return !duration.isNegative() && !duration.isZero();
+    }
+
+    private static boolean notNegative(Duration duration) {
+        return !duration.isNegative();
+    }
+
+    private static boolean validNamespaces(List<String> namespaces) {
+        return namespaces.stream().allMatch(namespace -> isDnsLabel(namespace == null ? null : namespace.trim()));
+    }
+
+    private static Object annotationDefault(String attribute) {
+        try {
+            Method method = Reconciler.class.getMethod(attribute);
+            return method.getDefaultValue();
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("@Reconciler has no attribute " + attribute, e);
+        }
+    }
+}

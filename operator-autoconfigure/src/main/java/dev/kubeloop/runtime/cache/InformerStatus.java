@@ -1,0 +1,35 @@
+package dev.kubeloop.runtime.cache;
+
+/**
+ * A snapshot of one shared informer: what it lists and watches, and how its cache is doing.
+ * Immutable.
+ *
+ * @param resource the resource's full name, e.g. {@code widgets.kubeloop.dev} or {@code configmaps}
+ * @param group the API group; empty for the core group
+ * @param version the API version
+ * @param kind the kind
+ * @param namespace the namespace watched; null for all namespaces (and for cluster-scoped types)
+ * @param labelSelector the label selector; empty for none
+ * @param started whether the informer was started
+ * @param synced whether its first list has completed (it stays true afterwards)
+ * @param watching whether its watch is currently open
+ * @param cachedObjects how many objects its cache holds
+ * @param watchRestarts how often it had to list and watch again after its first list, because its
+ *     watch expired (HTTP 410 Gone) or failed and fabric8 retried
+ * @param failure why it stopped for good, if it did (fabric8 does not retry every error); null otherwise
+ */
+public record InformerStatus(String resource, String group, String version, String kind, String namespace,
+        String labelSelector, boolean started, boolean synced, boolean watching, int cachedObjects,
+        long watchRestarts, String failure) {
+
+    /** True if the informer stopped after an error and its cache no longer follows the API server. */
+    public boolean failed() {
+        return failure != null;
+    }
+
+    /** For messages: {@code widgets.kubeloop.dev in namespace a with labels tier=web}. */
+    public String describe() {
+        String scope = namespace == null ? "in all namespaces" : "in namespace " + namespace;
+        return resource + " " + scope + (labelSelector.isEmpty() ? "" : " with labels " + labelSelector);
+    }
+}

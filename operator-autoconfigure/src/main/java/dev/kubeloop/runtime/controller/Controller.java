@@ -1,0 +1,121 @@
+package dev.kubeloop.runtime.controller;
+
+import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.queue.ItemState;
+import dev.kubeloop.queue.PriorityWorkQueue;
+import dev.kubeloop.queue.WorkQueue;
+import dev.kubeloop.queue.WorkQueueStats;
+import dev.kubeloop.runtime.cache.InformerStatus;
+import dev.kubeloop.runtime.cache.ResourceCache;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One reconciler at work, as health checks, metrics, introspection and tests see it: its settings,
+ * its work queue, what its workers are doing and have done, and a way to queue a key. Created by
+ * {@link ControllerWorkers}, which the manager drives; this view cannot start or stop anything.
+ *
+ * <p>Thread-safe: every accessor reads a concurrent structure or takes a snapshot, and never
+ * blocks for long (the queue snapshot takes the queue's lock briefly).
+ *
+ * @param <T> the primary resource type
+ */
+public final class Controller<T extends HasMetadata> {
+
+    private final ControllerConfig<T> config;
+    private final PriorityWorkQueue<ObjectKey> queue;
+    private final ResourceCache<T> primaryCache;
+    /** The primary cache first, then the owned types' caches. */
+    private final List<ResourceCache<?>> caches;
+    private final ReconcileActivity activity;
+    private final Optional<String> finalizer;
+    private final ControllerWorkers<T> workers;
+
+    Controller(ControllerConfig<T> config, PriorityWorkQueue<ObjectKey> queue, ResourceCache<T> primaryCache,
+            List<ResourceCache<?>> caches, ReconcileActivity activity, Optional<String> finalizer,
+            ControllerWorkers<T> workers) {
+        this.config = config;
+        this.queue = queue;
+        this.primaryCache = primaryCache;
+        this.caches = List.copyOf(caches);
+        this.activity = activity;
+        this.finalizer = finalizer;
+        this.workers = workers;
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    public ControllerConfig<T> config() {
+        return config;
+    }
+
+    /** The finalizer this controller manages: set when the reconciler implements {@code Cleaner}. */
+    public Optional<String> finalizer() {
+        return finalizer;
+    }
+
+    /** How many processed keys ended with {@code outcome} since start. */
+    public long count(ReconcileOutcome outcome) {
+        return activity.count(outcome);
+    }
+
+    /** A snapshot of the work queue's gauges. */
+    public WorkQueueStats queueStats() {
+        return queue.stats();
+    }
+
+    /** Workers reconciling a key right now (controller-runtime's active workers). Cheap. */
+    public int activeWorkers() {
+        return activity.inFlightCount();
+    }
+
+    /** A snapshot of everything this controller is doing; see {@link ControllerStatus}. */
+    public ControllerStatus status() {
+        List<ControllerStatus.InFlight> running = activity.inFlight();
+        List<InformerStatus> informers = new ArrayList<>();
+        for (ResourceCache<?> cache : caches) {
+            informers.addAll(cache.statuses());
+        }
+        Throwable failure = workers.failure();
+        return new ControllerStatus(name(), workers.started(), config.workers(), running.size(), workers.alive(),
+                queue.stats(), running, activity.recentErrors(), activity.lastSuccess(), activity.counts(), informers,
+                failure == null ? null : failure.toString());
+    }
+
+    /** Where {@code key} stands in this controller's queue: absent, waiting (delayed), queued, or being reconciled. */
+    public ItemState state(ObjectKey key) {
+        return queue.state(key);
+    }
+
+    /** The resourceVersion of the primary object this controller's cache holds for {@code key}, if any. */
+    public Optional<String> cachedResourceVersion(ObjectKey key) {
+        return primaryCache.get(key).map(object -> object.getMetadata().getResourceVersion());
+    }
+
+    /**
+     * Queues {@code key} for a reconcile now, at normal priority, as if its object had changed.
+     *
+     * @return false if the controller is shutting down and the key was not queued
+     */
+    public boolean enqueue(ObjectKey key) {
+        if (workers.stopping() || queue.isShuttingDown()) {
+            return false;
+        }
+        queue.add(key, WorkQueue.NORMAL_PRIORITY);
+        return true;
+    }
+
+    /** The primary objects' cache. */
+    ResourceCache<T> primaryCache() {
+        return primaryCache;
+    }
+
+    @Override
+    public String toString() {
+        return "Controller[" + name() + "]";
+    }
+}

@@ -1,0 +1,291 @@
+package dev.kubeloop.runtime.controller;
+
+import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.runtime.Settings;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The validated settings of one controller: what it watches and how it runs. The runtime's
+ * equivalent of {@link dev.kubeloop.api.Reconciler @Reconciler}; the Spring auto-configuration
+ * builds one from the annotation and the {@code kubeloop.reconcilers.<name>.*} properties, plain
+ * Java callers build it directly. Defaults and accepted values are the {@link Settings}' (whose
+ * defaults are the annotation's).
+ *
+ * <p>Immutable and thread-safe. {@link Builder#build()} rejects invalid settings with a
+ * {@link KubeloopConfigurationException} whose {@link KubeloopConfigurationException#setting()}
+ * names the setting.
+ *
+ * @param <T> the primary resource type
+ */
+public final class ControllerConfig<T extends HasMetadata> {
+
+
+    private final String name;
+    private final Class<T> primaryType;
+    private final int workers;
+    private final Set<String> namespaces;
+    private final String labelSelector;
+    private final List<Class<? extends HasMetadata>> owns;
+    private final boolean generationAware;
+    private final Duration resyncPeriod;
+    private final Duration reconcileTimeout;
+    private final String finalizer;
+    private final Class<?> reconcilerClass;
+
+    private ControllerConfig(Builder<T> builder, Set<String> namespaces, String labelSelector,
+            List<Class<? extends HasMetadata>> owns, String finalizer) {
+        this.name = builder.name;
+        this.primaryType = builder.primaryType;
+        this.workers = builder.workers;
+        this.namespaces = namespaces;
+        this.labelSelector = labelSelector;
+        this.owns = owns;
+        this.generationAware = builder.generationAware;
+        this.resyncPeriod = builder.resyncPeriod;
+        this.reconcileTimeout = builder.reconcileTimeout;
+        this.finalizer = finalizer;
+        this.reconcilerClass = builder.reconcilerClass;
+    }
+
+    public static <T extends HasMetadata> Builder<T> builder(String name, Class<T> primaryType) {
+        return new Builder<>(name, primaryType);
+    }
+
+    /** The controller's name in logs, thread names, metrics and properties. */
+    public String name() {
+        return name;
+    }
+
+    public Class<T> primaryType() {
+        return primaryType;
+    }
+
+    /** Worker threads: how many objects are reconciled at once. */
+    public int workers() {
+        return workers;
+    }
+
+    /** The namespaces watched, sorted; empty means all namespaces. */
+    public Set<String> namespaces() {
+        return namespaces;
+    }
+
+    /** The label selector for primaries, or "" for all. */
+    public String labelSelector() {
+        return labelSelector;
+    }
+
+    /** Owned types: their changes enqueue their controller owner. */
+    public List<Class<? extends HasMetadata>> owns() {
+        return owns;
+    }
+
+    /** Whether primary updates that change only status (or nothing) are skipped. */
+    public boolean generationAware() {
+        return generationAware;
+    }
+
+    /** How often every cached primary is reconciled again; zero disables resync. */
+    public Duration resyncPeriod() {
+        return resyncPeriod;
+    }
+
+    /** How long one reconcile may run before it is interrupted; zero means no limit. */
+    public Duration reconcileTimeout() {
+        return reconcileTimeout;
+    }
+
+    /** The finalizer set explicitly, if any (see {@link FinalizerProtocol} for the default). */
+    public Optional<String> finalizer() {
+        return Optional.ofNullable(finalizer);
+    }
+
+    /**
+     * The class to inspect for an overridden {@code cleanup} and to name the reconciler's logger
+     * after, or null for the reconciler's runtime class. Frameworks that wrap reconcilers in
+     * proxies pass the user's class here.
+     */
+    public Class<?> reconcilerClass() {
+        return reconcilerClass;
+    }
+
+    @Override
+    public String toString() {
+        return "ControllerConfig[" + name + ", " + primaryType.getName() + ", workers=" + workers
+                + ", namespaces=" + namespaces + ", labelSelector='" + labelSelector + "', owns=" + owns.size()
+                + ", generationAware=" + generationAware + ", resyncPeriod=" + resyncPeriod
+                + ", reconcileTimeout=" + reconcileTimeout + ", finalizer=" + finalizer + "]";
+    }
+
+    /** Builds a {@link ControllerConfig}. Not thread-safe; build once. */
+    public static final class Builder<T extends HasMetadata> {
+        private final String name;
+        private final Class<T> primaryType;
+        private int workers = Settings.WORKERS.defaultValue();
+        private Collection<String> namespaces = Settings.RECONCILER_NAMESPACES.defaultValue();
+        private String labelSelector = Settings.LABEL_SELECTOR.defaultValue();
+        private Collection<Class<? extends HasMetadata>> owns = List.of();
+        private boolean generationAware = Settings.GENERATION_AWARE.defaultValue();
+        private Duration resyncPeriod = Settings.RESYNC_PERIOD.defaultValue();
+        private Duration reconcileTimeout = Settings.RECONCILE_TIMEOUT.defaultValue();
+        private String finalizer;
+        private Class<?> reconcilerClass;
+
+        private Builder(String name, Class<T> primaryType) {
+            this.name = name;
+            this.primaryType = primaryType;
+        }
+
+        public Builder<T> workers(int workers) {
+            this.workers = workers;
+            return this;
+        }
+
+        public Builder<T> namespaces(Collection<String> namespaces) {
+            this.namespaces = Objects.requireNonNull(namespaces, "namespaces");
+            return this;
+        }
+
+        public Builder<T> labelSelector(String labelSelector) {
+            this.labelSelector = labelSelector;
+            return this;
+        }
+
+        public Builder<T> owns(Collection<Class<? extends HasMetadata>> owns) {
+            this.owns = Objects.requireNonNull(owns, "owns");
+            return this;
+        }
+
+        public Builder<T> generationAware(boolean generationAware) {
+            this.generationAware = generationAware;
+            return this;
+        }
+
+        /** Zero (or null) disables resync. */
+        public Builder<T> resyncPeriod(Duration resyncPeriod) {
+            this.resyncPeriod = resyncPeriod == null ? Duration.ZERO : resyncPeriod;
+            return this;
+        }
+
+        /** Zero (or null) means no limit. */
+        public Builder<T> reconcileTimeout(Duration reconcileTimeout) {
+            this.reconcileTimeout = reconcileTimeout == null ? Duration.ZERO : reconcileTimeout;
+            return this;
+        }
+
+        /** Blank (or null) means the default: a finalizer only when the reconciler implements {@code Cleaner}. */
+        public Builder<T> finalizer(String finalizer) {
+            this.finalizer = finalizer;
+            return this;
+        }
+
+        /** See {@link ControllerConfig#reconcilerClass()}. */
+        public Builder<T> reconcilerClass(Class<?> reconcilerClass) {
+            this.reconcilerClass = reconcilerClass;
+            return this;
+        }
+
+        /** @throws KubeloopConfigurationException naming the first invalid setting */
+        public ControllerConfig<T> build() {
+            String label = name == null ? "<unnamed>" : name;
+            // names end up in thread names, properties, metrics and finalizers: keep them DNS labels
+            if (!Settings.isDnsLabel(name)) {
+                throw invalid(label, "name", "'" + name + "' is not a valid controller name",
+                        "use lower-case letters, digits and '-', at most 63 characters, starting and ending "
+                                + "with a letter or digit");
+            }
+            requireResourceClass(primaryType, "type", "the primary type");
+            if (!Settings.WORKERS.accepts(workers)) {
+                throw invalid(name, "workers", "workers must be " + Settings.WORKERS.allowed() + ", was " + workers,
+                        "set workers to " + Settings.WORKERS.allowed());
+            }
+            Set<String> validNamespaces = validNamespaces();
+            String validSelector;
+            try {
+                validSelector = LabelSelectors.validate(labelSelector);
+            } catch (IllegalArgumentException e) {
+                throw invalid(name, "label-selector", e.getMessage(),
+                        "fix the selector; the syntax is key=value, key!=value, key in (a,b), key notin (a,b), "
+                                + "key or !key, separated by commas");
+            }
+            List<Class<? extends HasMetadata>> ownedTypes = new ArrayList<>();
+            for (Class<? extends HasMetadata> owned : new LinkedHashSet<>(owns)) {
+                requireResourceClass(owned, "owns", "owned type " + (owned == null ? "null" : owned.getName()));
+                ownedTypes.add(owned);
+            }
+            if (!Settings.RESYNC_PERIOD.accepts(resyncPeriod)) {
+                throw invalid(name, "resync-period", "resync period must be " + Settings.RESYNC_PERIOD.allowed()
+                        + ", was " + resyncPeriod, "set " + Settings.RESYNC_PERIOD.allowed());
+            }
+            if (!Settings.RECONCILE_TIMEOUT.accepts(reconcileTimeout)) {
+                throw invalid(name, "reconcile-timeout", "reconcile timeout must be "
+                        + Settings.RECONCILE_TIMEOUT.allowed() + ", was " + reconcileTimeout,
+                        "set " + Settings.RECONCILE_TIMEOUT.allowed());
+            }
+            String validFinalizer = finalizer == null || finalizer.isBlank() ? null : finalizer.trim();
+            if (validFinalizer != null && !HasMetadata.validateFinalizer(validFinalizer)) {
+                throw invalid(name, "finalizer", "'" + validFinalizer + "' is not a valid finalizer name",
+                        "use a domain-qualified name such as example.com/cleanup");
+            }
+            return new ControllerConfig<>(this, validNamespaces, validSelector, List.copyOf(ownedTypes),
+                    validFinalizer);
+        }
+
+        private Set<String> validNamespaces() {
+            Set<String> result = new TreeSet<>();
+            for (String namespace : namespaces) {
+                String trimmed = namespace == null ? "" : namespace.trim();
+                if (!Settings.isDnsLabel(trimmed)) {
+                    throw invalid(name, "namespaces", "'" + namespace + "' is not a valid namespace name",
+                            "list existing namespaces, or none to watch all namespaces");
+                }
+                result.add(trimmed);
+            }
+            if (!result.isEmpty() && !Namespaced.class.isAssignableFrom(primaryType)) {
+                throw invalid(name, "namespaces", primaryType.getSimpleName()
+                        + " is cluster-scoped, so it cannot be watched in namespaces " + result,
+                        "remove the namespaces setting");
+            }
+            return Collections.unmodifiableSet(result);
+        }
+
+        private void requireResourceClass(Class<?> type, String setting, String what) {
+            if (type == null || !HasMetadata.class.isAssignableFrom(type)) {
+                throw invalid(name, setting, what + " " + (type == null ? "is unknown" : type.getName()
+                        + " does not implement " + HasMetadata.class.getName()),
+                        "declare the reconciler as ResourceReconciler<YourResource> where YourResource is a "
+                                + "fabric8 model class (a built-in type or a CustomResource subclass)");
+            }
+            if (type.isInterface() || Modifier.isAbstract(type.getModifiers())
+                    || GenericKubernetesResource.class.equals(type)) {
+                throw invalid(name, setting, what + " " + type.getName()
+                        + " is not a concrete resource class, so its API group, version and kind are unknown",
+                        "use a concrete fabric8 model class (a built-in type or a CustomResource subclass "
+                                + "annotated with @Group and @Version)");
+            }
+        }
+
+        private static KubeloopConfigurationException invalid(String controller, String setting, String problem,
+                String action) {
+            return new KubeloopConfigurationException("Reconciler '" + controller + "': " + problem + ".",
+                    capitalize(action) + ".", controller, setting, null);
+        }
+
+        private static String capitalize(String text) {
+            return Character.toUpperCase(text.charAt(0)) + text.substring(1);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.kubeloop.runtime.controller;
+
+import dev.kubeloop.api.EventRecorder;
+import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.ReconcileContext;
+import dev.kubeloop.runtime.cache.OwnerIndex;
+import dev.kubeloop.runtime.cache.ResourceCache;
+import dev.kubeloop.runtime.client.StatusWriter;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+
+/**
+ * The {@link ReconcileContext} of one reconcile call. Reads go to the controller's caches;
+ * {@link #owned} uses the {@link OwnerIndex}, then keeps only objects whose controller reference
+ * carries the primary's uid (the index already guarantees that; the filter documents it).
+ *
+ * <p>Created per call by the worker thread and meant to be used by it; holds no mutable state.
+ */
+final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileContext<T> {
+
+    private final String controllerName;
+    private final ObjectKey key;
+    private final int retryCount;
+    private final String primaryUid;
+    private final KubernetesClient client;
+    private final ResourceCache<T> primaryCache;
+    private final Map<Class<?>, ResourceCache<?>> ownedCaches;
+    private final EventRecorder events;
+    private final Logger log;
+
+    DefaultReconcileContext(String controllerName, ObjectKey key, int retryCount, String primaryUid,
+            KubernetesClient client, ResourceCache<T> primaryCache, Map<Class<?>, ResourceCache<?>> ownedCaches,
+            EventRecorder events, Logger log) {
+        this.controllerName = controllerName;
+        this.key = key;
+        this.retryCount = retryCount;
+        this.primaryUid = primaryUid;
+        this.client = client;
+        this.primaryCache = primaryCache;
+        this.ownedCaches = ownedCaches;
+        this.events = events;
+        this.log = log;
+    }
+
+    @Override
+    public String controllerName() {
+        return controllerName;
+    }
+
+    @Override
+    public ObjectKey key() {
+        return key;
+    }
+
+    @Override
+    public int retryCount() {
+        return retryCount;
+    }
+
+    @Override
+    public KubernetesClient client() {
+        return client;
+    }
+
+    @Override
+    public <R extends HasMetadata> List<R> owned(Class<R> type) {
+        ResourceCache<R> cache = ownedCache(type);
+        if (primaryUid == null) {
+            return List.of();
+        }
+        List<R> result = new ArrayList<>();
+        for (R object : cache.byIndex(OwnerIndex.NAME, primaryUid)) {
+            if (OwnerIndex.controllerOf(object).filter(owner -> primaryUid.equals(owner.getUid())).isPresent()) {
+                result.add(object);
+            }
+        }
+        return Collections.unmodifiableList(result);
+    }
+
+    @Override
+    public <R extends HasMetadata> Optional<R> cached(Class<R> type, ObjectKey objectKey) {
+        if (type.equals(primaryCache.type())) {
+            return primaryCache.get(objectKey).map(type::cast);
+        }
+        return ownedCache(type).get(objectKey);
+    }
+
+    @Override
+    public T updateStatus(T resource) {
+        return StatusWriter.write(client, resource);
+    }
+
+    @Override
+    public EventRecorder events() {
+        return events;
+    }
+
+    @Override
+    public Logger log() {
+        return log;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <R extends HasMetadata> ResourceCache<R> ownedCache(Class<R> type) {
+        ResourceCache<?> cache = ownedCaches.get(type);
+        if (cache == null) {
+            throw new IllegalArgumentException(type.getName() + " is not cached for reconciler '" + controllerName
+                    + "': add it to @Reconciler(owns = ...)");
+        }
+        return (ResourceCache<R>) cache;
+    }
+}

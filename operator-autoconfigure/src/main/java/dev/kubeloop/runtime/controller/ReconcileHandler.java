@@ -1,0 +1,198 @@
+package dev.kubeloop.runtime.controller;
+
+import dev.kubeloop.api.EventRecorder;
+import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.ReconcileContext;
+import dev.kubeloop.api.ResourceReconciler;
+import dev.kubeloop.api.Result;
+import dev.kubeloop.queue.PriorityWorkQueue;
+import dev.kubeloop.runtime.cache.ResourceCache;
+import dev.kubeloop.runtime.client.ResourceCopies;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Processes one key a worker took from the queue, from the cache to the queue again
+ * (controller-runtime's {@code reconcileHandler}): reads the latest object from the cache
+ * (level-triggered: never the event that queued the key), gives the reconciler a private copy of
+ * it, under the reconcile timeout and with the MDC set ({@code cleanup} instead when it is being
+ * deleted; the {@link FinalizerProtocol} adds and removes the finalizer), classifies how it ended
+ * ({@link ReconcileOutcome}), reports it (activity, listeners), applies the outcome's queue action
+ * at the key's priority, and logs it.
+ *
+ * <p>Timeouts: the reconcile's thread is interrupted when its timeout fires. A reconcile that
+ * still returns a {@link Result} is taken at its word (the interrupt arrived too late to matter,
+ * or it chose to handle it), as controller-runtime takes a nil error after a context deadline;
+ * one that ends by throwing after the timeout fired counts as {@link ReconcileOutcome#TIMEOUT}.
+ *
+ * <p>Thread-safety: immutable apart from the thread-safe parts it holds; called concurrently by
+ * the controller's workers, never twice at once for one key (the queue guarantees that).
+ */
+final class ReconcileHandler<T extends HasMetadata> {
+
+    static final String MDC_CONTROLLER = "controller";
+    static final String MDC_KEY = "key";
+    static final String MDC_RECONCILE_ID = "reconcileID";
+    static final String RECONCILE_FAILED_REASON = "ReconcileFailed";
+
+    private static final Logger log = LoggerFactory.getLogger(Controller.class);
+
+    private final ControllerConfig<T> config;
+    private final ResourceReconciler<T> reconciler;
+    private final PriorityWorkQueue<ObjectKey> queue;
+    private final ResourceCache<T> cache;
+    private final Map<Class<?>, ResourceCache<?>> ownedCaches;
+    private final KubernetesClient client;
+    private final EventRecorder events;
+    private final ReconcileTimeouts timeouts;
+    private final FinalizerProtocol<T> finalizers;
+    private final Forbidden.Reports forbidden;
+    private final ReconcileActivity activity;
+    private final ControllerListener listener;
+    private final Logger reconcilerLog;
+
+    ReconcileHandler(ControllerConfig<T> config, ResourceReconciler<T> reconciler, PriorityWorkQueue<ObjectKey> queue,
+            ResourceCache<T> cache,
+            Map<Class<?>, ResourceCache<?>> ownedCaches, KubernetesClient client, EventRecorder events,
+            ReconcileTimeouts timeouts, FinalizerProtocol<T> finalizers, ReconcileActivity activity,
+            ControllerListener listener, Logger reconcilerLog) {
+        this.config = config;
+        this.reconciler = reconciler;
+        this.queue = queue;
+        this.cache = cache;
+        this.ownedCaches = Map.copyOf(ownedCaches);
+        this.client = client;
+        this.events = events;
+        this.timeouts = timeouts;
+        this.finalizers = finalizers;
+        this.forbidden = new Forbidden.Reports(config.name(), events);
+        this.activity = activity;
+        this.listener = listener;
+        this.reconcilerLog = reconcilerLog;
+    }
+
+    /**
+     * Reconciles {@code key}, handed out at {@code priority}, and puts it back on the queue as its
+     * outcome says; the caller calls {@code done} afterwards.
+     *
+     * @param paused true if the workers were paused meanwhile (leader election): an outcome an
+     *     interrupt may have caused then decided nothing, and the key is queued again at once
+     */
+    void handle(ObjectKey key, int priority, BooleanSupplier paused) {
+        int retries = queue.numRequeues(key);
+        long startNanos = activity.started(key);
+        T object = null;
+        ReconcileOutcome outcome;
+        Duration delay = Duration.ZERO;
+        Throwable error = null;
+        try {
+            listener.reconcileStarted(key);
+            T cached = cache.get(key).orElse(null);
+            if (cached == null) {
+                outcome = ReconcileOutcome.GONE;
+            } else {
+                object = ResourceCopies.deepCopy(client.getKubernetesSerialization(), cached);
+                Result result = null;
+                boolean timedOut;
+                MDC.put(MDC_CONTROLLER, config.name());
+                MDC.put(MDC_KEY, key.toString());
+                MDC.put(MDC_RECONCILE_ID, ReconcileIds.next());
+                ReconcileTimeouts.Deadline deadline = timeouts.start(config.reconcileTimeout());
+                try {
+                    ReconcileContext<T> context = new DefaultReconcileContext<>(config.name(), key, retries,
+                            object.getMetadata().getUid(), client, cache, ownedCaches, events, reconcilerLog);
+                    result = object.isMarkedForDeletion() ? finalizers.cleanup(object, context, client)
+                            : reconciler.reconcile(finalizers.beforeReconcile(object, client), context);
+                    if (result == null) {
+                        error = new IllegalStateException("the reconciler returned null instead of a Result");
+                    }
+                } catch (Throwable e) { // a worker must survive anything the reconciler throws
+                    error = e;
+                } finally {
+                    timedOut = deadline.finish();
+                    MDC.remove(MDC_CONTROLLER);
+                    MDC.remove(MDC_KEY);
+                    MDC.remove(MDC_RECONCILE_ID);
+                }
+                if (error == null) {
+                    outcome = ReconcileOutcome.of(result);
+                    delay = result.delay();
+                } else {
+                    outcome = timedOut ? ReconcileOutcome.TIMEOUT : ReconcileOutcome.of(error);
+                }
+            }
+        } finally {
+            activity.released(key);
+        }
+        ReconcileReport report = new ReconcileReport(config.name(), key, outcome, delay, error,
+                Duration.ofNanos(System.nanoTime() - startNanos), retries, priority);
+        activity.finished(report);
+        listener.reconcileFinished(report);
+        if (paused.getAsBoolean() && outcome.mayBeInterrupted()) {
+            // most likely cut short by the pause: retry at once when work resumes, not after a backoff
+            queue.add(key, priority);
+            log.info("Reconcile interrupted because the workers were paused; the key stays queued: controller={} "
+                    + "key={}", config.name(), key);
+            return;
+        }
+        requeue(report);
+        report(report, object);
+    }
+
+    /** The outcome's queue action, at the priority the key was handed out at. */
+    private void requeue(ReconcileReport report) {
+        ObjectKey key = report.key();
+        switch (report.outcome().queueAction()) {
+            case FORGET -> queue.forget(key);
+            case FORGET_AND_REQUEUE_AFTER_DELAY -> {
+                queue.forget(key);
+                queue.addAfter(key, report.delay(), report.priority());
+            }
+            case REQUEUE_WITH_BACKOFF -> queue.addRateLimited(key, report.priority());
+        }
+    }
+
+    /** Logs the outcome (one line per reconcile that matters) and records its Events; 403s go to {@link Forbidden}. */
+    private void report(ReconcileReport report, T object) {
+        ObjectKey key = report.key();
+        int retries = report.retries();
+        Throwable error = report.error();
+        switch (report.outcome()) {
+            case GONE -> {
+                forbidden.forget(key);
+                log.debug("Object gone, nothing to reconcile: controller={} key={}", config.name(), key);
+            }
+            case SUCCESS, REQUEUE, REQUEUE_AFTER -> forbidden.succeeded(key, retries);
+            case CONFLICT -> log.debug("Conflict, requeued: controller={} key={} retry={}: {}", config.name(), key,
+                    retries, error.getMessage());
+            case TIMEOUT -> log.warn("Reconcile timed out after {} ms and was interrupted, retrying: controller={} "
+                    + "key={} retry={}", config.reconcileTimeout().toMillis(), config.name(), key, retries);
+            case TERMINAL_ERROR -> {
+                forbidden.forget(key);
+                events.warning(object, RECONCILE_FAILED_REASON, String.valueOf(error.getMessage()));
+                log.error("Reconcile failed terminally, not retrying: controller={} key={}: {}", config.name(), key,
+                        error.getMessage());
+                log.debug("Terminal error stack trace: controller={} key={}", config.name(), key, error);
+            }
+            case ERROR -> {
+                if (forbidden.failed(key, object, retries, error)) {
+                    return;
+                }
+                if (retries == 0) {
+                    log.error("Reconcile failed, retrying with backoff: controller={} key={} retry={}: {}",
+                            config.name(), key, retries, error.toString(), error);
+                } else {
+                    log.error("Reconcile failed, retrying with backoff: controller={} key={} retry={}: {}",
+                            config.name(), key, retries, error.toString());
+                    log.debug("Stack trace: controller={} key={}", config.name(), key, error);
+                }
+            }
+        }
+    }
+}

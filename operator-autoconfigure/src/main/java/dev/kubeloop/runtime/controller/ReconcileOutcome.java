@@ -1,0 +1,130 @@
+package dev.kubeloop.runtime.controller;
+
+import dev.kubeloop.api.Result;
+import dev.kubeloop.api.TerminalException;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
+
+/**
+ * How one processed key ended, and everything the runtime does about it: the one table of
+ * reconcile outcomes. Each column is a method with an exhaustive {@code switch}, so a new outcome
+ * does not compile until every column says what it means for it.
+ *
+ * <pre>
+ * outcome          queue action          error  interrupt?  controller_runtime_reconcile_total{result}
+ * GONE             forget                 no     no          success
+ * SUCCESS          forget                 no     no          success
+ * REQUEUE          backoff                no     yes         requeue
+ * REQUEUE_AFTER    forget, after delay    no     no          requeue_after
+ * ERROR            backoff                yes    yes         error
+ * TERMINAL_ERROR   forget                 yes    no          error
+ * CONFLICT         backoff                yes    yes         error
+ * TIMEOUT          backoff                yes    yes         error
+ * </pre>
+ *
+ * Requeues keep the priority the key was handed out at. "interrupt?" says whether pausing the
+ * workers (leader election) can have caused the outcome by interrupting the reconcile: then the
+ * reconcile decided nothing, and the key is queued again at once for the next start instead of
+ * after a backoff. How each outcome is logged is {@link ReconcileHandler}'s business; a 403 among
+ * the errors is {@link Forbidden}'s.
+ */
+public enum ReconcileOutcome {
+
+    /** The object was no longer in the cache: nothing was called, the key was forgotten. */
+    GONE,
+    /** {@code Result.done()}: the key's backoff was reset. */
+    SUCCESS,
+    /** {@code Result.requeue()}: queued again with the key's backoff. */
+    REQUEUE,
+    /** {@code Result.requeueAfter(d)}: backoff reset, queued again after {@code d}. */
+    REQUEUE_AFTER,
+    /** An exception: queued again with the key's backoff, forever. */
+    ERROR,
+    /** A {@code TerminalException}: recorded, forgotten, not retried until the object changes. */
+    TERMINAL_ERROR,
+    /** HTTP 409 from the API server: the cache was stale; queued again quietly with backoff. */
+    CONFLICT,
+    /** The reconcile ran past its timeout, was interrupted and ended by throwing; queued again with backoff. */
+    TIMEOUT;
+
+    /** What becomes of a key on the work queue after a reconcile. */
+    public enum QueueAction {
+        /** Reset the key's backoff; the key is queued again only when its object changes. */
+        FORGET,
+        /** Reset the key's backoff and queue it again after the result's delay. */
+        FORGET_AND_REQUEUE_AFTER_DELAY,
+        /** Queue it again after the key's next backoff delay. */
+        REQUEUE_WITH_BACKOFF
+    }
+
+    /** The queue action. */
+    public QueueAction queueAction() {
+        return switch (this) {
+            case GONE, SUCCESS, TERMINAL_ERROR -> QueueAction.FORGET;
+            case REQUEUE_AFTER -> QueueAction.FORGET_AND_REQUEUE_AFTER_DELAY;
+            case REQUEUE, ERROR, CONFLICT, TIMEOUT -> QueueAction.REQUEUE_WITH_BACKOFF;
+        };
+    }
+
+    /** Whether it counts as a failed reconcile: in the error metrics and the recent errors. */
+    public boolean isError() {
+        return switch (this) {
+            case GONE, SUCCESS, REQUEUE, REQUEUE_AFTER -> false;
+            case ERROR, TERMINAL_ERROR, CONFLICT, TIMEOUT -> true;
+        };
+    }
+
+    /**
+     * Whether an interrupt can have produced it: a paused worker's reconcile that ended this way
+     * decided nothing and is queued again at once, without backoff.
+     */
+    public boolean mayBeInterrupted() {
+        return switch (this) {
+            case REQUEUE, ERROR, CONFLICT, TIMEOUT -> true;
+            case GONE, SUCCESS, REQUEUE_AFTER, TERMINAL_ERROR -> false;
+        };
+    }
+
+    /**
+     * The {@code result} label of {@code controller_runtime_reconcile_total}, as controller-runtime's
+     * {@code reconcileHandler} sets it; an object gone from the cache counts as a success, as a
+     * Go reconciler that gets NotFound and returns nil does.
+     */
+    public String metricResult() {
+        return switch (this) {
+            case GONE, SUCCESS -> "success";
+            case REQUEUE -> "requeue";
+            case REQUEUE_AFTER -> "requeue_after";
+            case ERROR, TERMINAL_ERROR, CONFLICT, TIMEOUT -> "error";
+        };
+    }
+
+    /** The outcome of a reconcile that returned {@code result} (null is the reconciler's bug: an error). */
+    static ReconcileOutcome of(Result result) {
+        if (result == null) {
+            return ERROR;
+        }
+        return switch (result.kind()) {
+            case DONE -> SUCCESS;
+            case REQUEUE -> REQUEUE;
+            case REQUEUE_AFTER -> REQUEUE_AFTER;
+        };
+    }
+
+    /**
+     * The outcome of a reconcile that threw {@code error}: a {@link TerminalException} is terminal;
+     * an HTTP 409 Conflict anywhere in the cause chain means the cached object was stale when the
+     * reconcile wrote, and the informer is about to deliver the newer one; anything else is an error.
+     */
+    static ReconcileOutcome of(Throwable error) {
+        if (error instanceof TerminalException) {
+            return TERMINAL_ERROR;
+        }
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof KubernetesClientException e && e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+                return CONFLICT;
+            }
+        }
+        return ERROR;
+    }
+}

@@ -1,0 +1,220 @@
+package dev.kubeloop.runtime.event;
+
+import dev.kubeloop.api.EventRecorder;
+import dev.kubeloop.queue.Ticker;
+import dev.kubeloop.runtime.NamedThreadFactory;
+import dev.kubeloop.runtime.event.EventCorrelator.Aggregate;
+import dev.kubeloop.runtime.event.EventCorrelator.PendingEvent;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.net.HttpURLConnection;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes core/v1 Events for all controllers of a manager, in the background on one thread
+ * ({@code kubeloop-events}), so that recording an event never blocks or fails a reconcile.
+ * Recorders hand events over through a bounded queue and drop them when it is full; the writer
+ * thread runs each through the {@link EventCorrelator} (spam filter, aggregation) and then creates
+ * an Event or bumps the count of an earlier identical one.
+ *
+ * <p>State ownership: the correlator and the "write failures already logged" flag belong to the
+ * writer thread; the queue is the only state shared with recorders. Lifecycle: {@link #start()}
+ * once, {@link #close(Duration)} once; events recorded before start wait in the queue, events
+ * recorded after close are dropped.
+ */
+public final class EventBroadcaster {
+
+    /** How many events about one object a controller records at once before the spam filter limits it. */
+    public static final int SPAM_FILTER_BURST = EventCorrelator.BURST;
+
+    private static final Logger log = LoggerFactory.getLogger(EventBroadcaster.class);
+    private static final int CAPACITY = 1024;
+    private static final int MAX_MESSAGE_LENGTH = 1024;
+    /** Where Events about cluster-scoped objects go, as in client-go. */
+    private static final String CLUSTER_EVENTS_NAMESPACE = "default";
+    private static final PendingEvent POISON = new PendingEvent("", new ObjectReference(), "", "", "");
+
+    private final KubernetesClient client;
+    private final BlockingQueue<PendingEvent> pending = new LinkedBlockingQueue<>(CAPACITY);
+    private final EventCorrelator correlator;
+    private final Thread writer;
+    private volatile boolean closed;
+    private boolean failureLogged; // writer thread only
+
+    public EventBroadcaster(KubernetesClient client) {
+        this(client, new EventCorrelator(Ticker.system()));
+    }
+
+    EventBroadcaster(KubernetesClient client, EventCorrelator correlator) {
+        this.client = client;
+        this.correlator = correlator;
+        this.writer = NamedThreadFactory.single("kubeloop-events", this::run);
+    }
+
+    public void start() {
+        writer.start();
+    }
+
+    /** A recorder whose events name {@code component} (the controller) as their source. */
+    public EventRecorder recorderFor(String component) {
+        return new EventRecorder() {
+            @Override
+            public void normal(HasMetadata regarding, String reason, String message) {
+                record(component, regarding, "Normal", reason, message);
+            }
+
+            @Override
+            public void warning(HasMetadata regarding, String reason, String message) {
+                record(component, regarding, "Warning", reason, message);
+            }
+        };
+    }
+
+    private void record(String component, HasMetadata regarding, String type, String reason, String message) {
+        try {
+            if (closed || regarding == null || regarding.getMetadata() == null) {
+                return;
+            }
+            String text = message == null ? "" : message;
+            if (text.length() > MAX_MESSAGE_LENGTH) {
+                text = text.substring(0, MAX_MESSAGE_LENGTH - 3) + "...";
+            }
+            PendingEvent event = new PendingEvent(component, reference(regarding), type,
+                    Objects.requireNonNullElse(reason, ""), text);
+            if (!pending.offer(event)) {
+                log.debug("Event dropped, queue full: controller={} object={} reason={}", component,
+                        regarding.getMetadata().getName(), reason);
+            }
+        } catch (RuntimeException e) {
+            log.debug("Event not recorded: controller={} reason={}: {}", component, reason, e.toString());
+        }
+    }
+
+    /**
+     * Stops accepting events and writes what is queued, for at most {@code timeout}; then
+     * abandons the rest.
+     */
+    public void close(Duration timeout) throws InterruptedException {
+        closed = true;
+        if (!writer.isAlive()) {
+            pending.clear();
+            return;
+        }
+        if (!pending.offer(POISON)) {
+            writer.interrupt();
+        }
+        writer.join(Math.max(1, timeout.toMillis()));
+        if (writer.isAlive()) {
+            writer.interrupt();
+            writer.join(1000);
+        }
+    }
+
+    private void run() {
+        while (true) {
+            PendingEvent event;
+            try {
+                event = pending.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (event == POISON) {
+                return;
+            }
+            try {
+                write(event);
+            } catch (RuntimeException e) {
+                if (!failureLogged) {
+                    failureLogged = true;
+                    log.warn("Cannot write Events (further failures are logged at debug level): "
+                            + "controller={} reason={}: {}", event.component(), event.reason(), e.getMessage());
+                } else {
+                    log.debug("Cannot write Event: controller={} reason={}: {}", event.component(), event.reason(),
+                            e.getMessage());
+                }
+            } catch (Error e) {
+                // an Error (a linkage or assertion error in a serializer, a stack overflow) would end this
+                // thread silently and every Event after it would be lost: log it, drop the event, go on
+                log.error("Writing an Event failed with an error; the event is dropped and the writer goes on: "
+                        + "controller={} reason={}", event.component(), event.reason(), e);
+            }
+        }
+    }
+
+    private void write(PendingEvent event) {
+        if (!correlator.allow(event)) {
+            log.debug("Event dropped by the spam filter: controller={} object={} reason={}", event.component(),
+                    event.regarding().getName(), event.reason());
+            return;
+        }
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        Aggregate existing = correlator.existing(event);
+        if (existing != null) {
+            int count = existing.increment();
+            Map<String, Object> patch = new LinkedHashMap<>();
+            patch.put("count", count);
+            patch.put("lastTimestamp", now);
+            try {
+                client.resource(existing.event()).patch(PatchContext.of(PatchType.JSON_MERGE),
+                        client.getKubernetesSerialization().asJson(patch));
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+                    throw e;
+                }
+                correlator.forget(event); // expired (event TTL): start a new Event
+            }
+        }
+        Event created = client.resource(newEvent(event, now)).create();
+        correlator.written(event, created);
+    }
+
+    private static Event newEvent(PendingEvent event, String now) {
+        ObjectReference regarding = event.regarding();
+        String namespace = regarding.getNamespace() == null ? CLUSTER_EVENTS_NAMESPACE : regarding.getNamespace();
+        return new EventBuilder()
+                .withNewMetadata()
+                .withName(regarding.getName() + "." + Long.toHexString(System.currentTimeMillis() * 1_000_000L
+                        + System.nanoTime() % 1_000_000L))
+                .withNamespace(namespace)
+                .endMetadata()
+                .withInvolvedObject(regarding)
+                .withType(event.type())
+                .withReason(event.reason())
+                .withMessage(event.message())
+                .withCount(1)
+                .withFirstTimestamp(now)
+                .withLastTimestamp(now)
+                .withNewSource().withComponent(event.component()).endSource()
+                .build();
+    }
+
+    private static ObjectReference reference(HasMetadata object) {
+        Class<?> type = object.getClass();
+        return new ObjectReferenceBuilder()
+                .withApiVersion(
+                        Objects.requireNonNullElseGet(object.getApiVersion(), () -> HasMetadata.getApiVersion(type)))
+                .withKind(Objects.requireNonNullElseGet(object.getKind(), () -> HasMetadata.getKind(type)))
+                .withNamespace(object.getMetadata().getNamespace())
+                .withName(object.getMetadata().getName())
+                .withUid(object.getMetadata().getUid())
+                .withResourceVersion(object.getMetadata().getResourceVersion())
+                .build();
+    }
+}

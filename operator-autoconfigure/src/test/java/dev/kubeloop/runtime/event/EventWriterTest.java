@@ -1,0 +1,81 @@
+package dev.kubeloop.runtime.event;
+
+import static dev.kubeloop.testing.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import dev.kubeloop.api.EventRecorder;
+import dev.kubeloop.testing.CapturedLogs;
+import dev.kubeloop.testing.MockCluster;
+import dev.kubeloop.testing.Widget;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The event writer thread outlives whatever writing one event throws. */
+class EventWriterTest {
+
+    private final MockCluster cluster = MockCluster.withWidgetCrd();
+    private EventBroadcaster broadcaster;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (broadcaster != null) {
+            broadcaster.close(Duration.ofSeconds(2));
+        }
+        cluster.close();
+    }
+
+    /**
+     * An Error (a linkage or assertion error in a serializer, say) used to end the writer thread
+     * without a log line, and every Event after it was lost.
+     */
+    @Test
+    void anErrorWritingOneEventIsLoggedAndTheEventsAfterItAreWritten() {
+        AtomicBoolean failNext = new AtomicBoolean(true);
+        KubernetesClient client = clientFailingOnce(cluster.client(), failNext);
+        try (CapturedLogs logs = CapturedLogs.of(EventBroadcaster.class, Level.ERROR)) {
+            broadcaster = new EventBroadcaster(client);
+            broadcaster.start();
+            EventRecorder recorder = broadcaster.recorderFor("widget");
+            Widget widget = Widget.named("ns", "a");
+            widget.getMetadata().setUid("uid-a");
+
+            recorder.normal(widget, "First", "fails with an Error");
+            recorder.normal(widget, "Second", "is written anyway");
+
+            eventually().until(() -> reasons().contains("Second"));
+            assertThat(failNext).as("the first write hit the Error").isFalse();
+            assertThat(reasons()).doesNotContain("First");
+            assertThat(logs.events(Level.ERROR, "reason=First")).singleElement()
+                    .satisfies(line -> assertThat(line.getThrowableProxy().getClassName())
+                            .isEqualTo(AssertionError.class.getName()));
+        }
+    }
+
+    private List<String> reasons() {
+        return cluster.client().v1().events().inNamespace("ns").list().getItems().stream().map(Event::getReason)
+                .toList();
+    }
+
+    /** The client, except that its first {@code resource(...)} call throws an {@link AssertionError}. */
+    private static KubernetesClient clientFailingOnce(KubernetesClient delegate, AtomicBoolean failNext) {
+        return (KubernetesClient) Proxy.newProxyInstance(EventWriterTest.class.getClassLoader(),
+                new Class<?>[] {KubernetesClient.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("resource") && failNext.compareAndSet(true, false)) {
+                        throw new AssertionError("broken serializer");
+                    }
+                    try {
+                        return method.invoke(delegate, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+}

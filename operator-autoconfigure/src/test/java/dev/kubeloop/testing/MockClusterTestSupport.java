@@ -1,0 +1,36 @@
+package dev.kubeloop.testing;
+
+import dev.kubeloop.runtime.manager.ControllerManager;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * A fresh mock API server (CRUD mode, Widget CRD registered) and an unstarted manager per test;
+ * both are stopped after it. Tests register controllers, then start the manager.
+ */
+public abstract class MockClusterTestSupport {
+
+    protected MockCluster cluster;
+    protected KubernetesClient client;
+    protected ControllerManager manager;
+
+    @BeforeEach
+    void startCluster() {
+        cluster = MockCluster.withWidgetCrd();
+        client = cluster.client();
+        manager = ControllerManager.builder(client).shutdownTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    @AfterEach
+    void stopCluster() {
+        beforeStop();
+        manager.stop();
+        cluster.close();
+    }
+
+    /** Runs before the manager stops, e.g. to release reconciles a test holds. */
+    protected void beforeStop() {
+    }
+}
