@@ -26,6 +26,9 @@ public class WebsiteSpec {
     @Size(max = 262144)
     private String html = "";
 
+    @JsonPropertyDescription("Serve the page over HTTPS with the certificate of a Secret; absent: HTTP only.")
+    private WebsiteTls tls;
+
     public Integer getReplicas() {
         return replicas;
     }
@@ -48,5 +51,13 @@ public class WebsiteSpec {
 
     public void setHtml(String html) {
         this.html = html;
+    }
+
+    public WebsiteTls getTls() {
+        return tls;
+    }
+
+    public void setTls(WebsiteTls tls) {
+        this.tls = tls;
     }
 }
