@@ -64,6 +64,11 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: ["apps"]
   resources: ["deployments"]
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+# the TLS Secrets Websites name (spec.tls.secretName): watched metadata-only, never read, written or
+# created; RBAC cannot say "metadata only", so list/watch is the least it takes (docs/security.md)
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["list", "watch"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]

@@ -39,11 +39,18 @@ public interface ReconcileContext<T extends HasMetadata> {
     <R extends HasMetadata> List<R> owned(Class<R> type);
 
     /**
-     * A cached object of a type this reconciler watches (its primary or owned types), by key: a
+     * A cached object of a type this reconciler caches (primary, owned or watched), by key: a
      * shared, read-only instance. For the object being reconciled, use the reconcile's parameter,
      * which is a private copy.
      */
     <R extends HasMetadata> Optional<R> cached(Class<R> type, ObjectKey key);
+
+    /**
+     * Read access to all of this reconciler's caches (primary, owned and watched types) and the
+     * indexes it declared, e.g. {@code caches().byIndex(Website.class, "spec.tls.secretName",
+     * namespace, "db-creds")}. Shared, read-only instances.
+     */
+    CacheReader caches();
 
     /**
      * Writes {@code resource}'s status through the {@code /status} subresource, leaving spec and

@@ -1,6 +1,7 @@
 package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.api.Reconciler;
+import dev.kubeloop.api.watch.WatchConfigurer;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -82,7 +83,13 @@ final class ControllerConfigFactory {
                         : duration(name, "resync-period", annotation.resyncPeriod()))
                 .reconcileTimeout(overrides.getReconcileTimeout() != null ? overrides.getReconcileTimeout()
                         : duration(name, "reconcile-timeout", annotation.reconcileTimeout()))
-                .finalizer(overrides.getFinalizer() != null ? overrides.getFinalizer() : annotation.finalizer());
+                .finalizer(overrides.getFinalizer() != null ? overrides.getFinalizer() : annotation.finalizer())
+                .optional(annotation.optional());
+        if (bean.reconciler() instanceof WatchConfigurer<?> configurer) {
+            @SuppressWarnings("unchecked")
+            WatchConfigurer<T> typed = (WatchConfigurer<T>) configurer;
+            builder.configuredBy(typed);
+        }
         return builder.build();
     }
 
@@ -104,9 +111,11 @@ final class ControllerConfigFactory {
         String attribute = setting == null ? null : ATTRIBUTES.get(setting);
         String property = "kubeloop.reconcilers." + name + "." + setting;
         boolean propertyApplies = setting != null && !setting.equals("name") && !setting.equals("owns")
-                && !setting.equals("type");
+                && !setting.equals("type") && !setting.equals("watches");
         String source;
-        if ("type".equals(setting)) {
+        if ("watches".equals(setting)) {
+            source = "configureWatches of " + bean.userClass().getName();
+        } else if ("type".equals(setting)) {
             source = "the type argument of ResourceReconciler on " + bean.userClass().getName();
         } else if (propertyApplies && isSet(name, setting)) {
             source = "property " + property;

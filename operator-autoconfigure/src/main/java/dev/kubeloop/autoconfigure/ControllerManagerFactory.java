@@ -44,6 +44,7 @@ final class ControllerManagerFactory {
                 .stripManagedFields(properties.isStripManagedFields())
                 .rateLimiter(rateLimiters(properties.getRateLimiter()))
                 .listPageSize(properties.getInformerListPageSize())
+                .optionalTypePollInterval(properties.getOptionalTypePollInterval())
                 .recentErrors(properties.getIntrospection().getLastErrors())
                 .cacheSyncTimeout(properties.getCacheSyncTimeout())
                 .shutdownTimeout(properties.getShutdownTimeout());

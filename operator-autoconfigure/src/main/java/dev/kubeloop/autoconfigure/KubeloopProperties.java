@@ -55,6 +55,13 @@ public class KubeloopProperties {
     private long informerListPageSize = Settings.INFORMER_LIST_PAGE_SIZE.defaultValue();
 
     /**
+     * How often the API server is asked (API discovery, no RBAC needed) whether the optional types
+     * of watches and reconcilers are served, so that their informers start when a CRD appears and
+     * stop when it goes.
+     */
+    private Duration optionalTypePollInterval = Settings.OPTIONAL_TYPE_POLL_INTERVAL.defaultValue();
+
+    /**
      * Namespaces every reconciler watches unless its @Reconciler annotation or its
      * kubeloop.reconcilers.<name>.namespaces names others; empty means all namespaces. Useful to
      * confine a whole operator to one namespace (a namespaced install, a test namespace).
@@ -114,6 +121,14 @@ public class KubeloopProperties {
 
     public void setInformerListPageSize(long informerListPageSize) {
         this.informerListPageSize = informerListPageSize;
+    }
+
+    public Duration getOptionalTypePollInterval() {
+        return optionalTypePollInterval;
+    }
+
+    public void setOptionalTypePollInterval(Duration optionalTypePollInterval) {
+        this.optionalTypePollInterval = optionalTypePollInterval;
     }
 
     public boolean isStripManagedFields() {

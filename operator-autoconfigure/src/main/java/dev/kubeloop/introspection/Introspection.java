@@ -1,6 +1,7 @@
 package dev.kubeloop.introspection;
 
 import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.watch.Watch;
 import dev.kubeloop.queue.WorkQueue;
 import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.controller.Controller;
@@ -152,6 +153,8 @@ public final class Introspection {
         scope.put("labelSelector", config.labelSelector());
         body.put("scope", scope);
         body.put("owns", config.owns().stream().map(Introspection::resource).toList());
+        body.put("watches", config.declarations().watches().stream().map(Introspection::watch).toList());
+        body.put("optional", config.declarations().optionalPrimary());
         body.put("started", status.started());
 
         Map<String, Object> workers = new LinkedHashMap<>();
@@ -213,6 +216,10 @@ public final class Introspection {
             entry.put("resource", informer.resource());
             entry.put("namespace", informer.namespace() == null ? "all" : informer.namespace());
             entry.put("labelSelector", informer.labelSelector());
+            entry.put("fieldSelector", informer.fieldSelector());
+            entry.put("metadataOnly", informer.metadataOnly());
+            entry.put("optional", informer.optional());
+            entry.put("waiting", informer.waiting());
             entry.put("synced", informer.synced());
             entry.put("watching", informer.watching());
             entry.put("cachedObjects", informer.cachedObjects());
@@ -221,6 +228,17 @@ public final class Introspection {
             informers.add(entry);
         }
         body.put("informers", informers);
+        return body;
+    }
+
+    private static Map<String, Object> watch(Watch<?> watch) {
+        Map<String, Object> body = new LinkedHashMap<>(resource(watch.type()));
+        body.put("scope", watch.scope() == Watch.Scope.NAMESPACES ? watch.namespaces()
+                : watch.scope().name().toLowerCase(Locale.ROOT));
+        body.put("labelSelector", watch.labelSelector());
+        body.put("fieldSelector", watch.fieldSelector());
+        body.put("metadataOnly", watch.isMetadataOnly());
+        body.put("optional", watch.isOptional());
         return body;
     }
 

@@ -47,6 +47,10 @@ public final class Settings {
     public static final Setting<Long> INFORMER_LIST_PAGE_SIZE = Setting.of("informer-list-page-size", 0L,
             "a whole number of 0 or more (0 lists in one response; client-go pages by 500)", size -> size >= 0);
 
+    /** How often the API server is asked whether optional types (a CRD that may be absent) are served. */
+    public static final Setting<Duration> OPTIONAL_TYPE_POLL_INTERVAL = Setting.of("optional-type-poll-interval",
+            Duration.ofSeconds(10), "a positive duration", Settings::positive);
+
     /** The per-key backoff's first delay. */
     public static final Setting<Duration> RATE_LIMITER_BASE_DELAY = Setting.of("rate-limiter.base-delay",
             ExponentialBackoffRateLimiter.DEFAULT_BASE_DELAY, "a positive duration, at most max-delay",
@@ -104,7 +108,7 @@ public final class Settings {
             "a domain-qualified name such as example.com/cleanup", finalizer -> true);
 
     private static final List<Setting<?>> ALL = List.of(ENABLED, NAMESPACES, CACHE_SYNC_TIMEOUT, SHUTDOWN_TIMEOUT,
-            STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
+            STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, OPTIONAL_TYPE_POLL_INTERVAL, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
             RATE_LIMITER_QPS, RATE_LIMITER_BURST, INTROSPECTION_LAST_ERRORS, WORKERS, RECONCILER_NAMESPACES,
             LABEL_SELECTOR, GENERATION_AWARE, RESYNC_PERIOD, RECONCILE_TIMEOUT, FINALIZER);
 

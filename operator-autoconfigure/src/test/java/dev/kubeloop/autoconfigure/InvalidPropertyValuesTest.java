@@ -65,6 +65,9 @@ class InvalidPropertyValuesTest {
                     + "'-5s': it must be a duration of 0 or more"),
             new Case("kubeloop.strip-managed-fields", "perhaps", "invalid value 'perhaps'", "true or false"),
             new Case("kubeloop.informer-list-page-size", "many", "invalid value 'many'", "a whole number"),
+            new Case("kubeloop.optional-type-poll-interval", "often", "invalid value 'often'", "a positive duration"),
+            new Case("kubeloop.optional-type-poll-interval", "0s", "Property kubeloop.optional-type-poll-interval "
+                    + "has an invalid value '0s': it must be a positive duration", "default (10s)"),
             new Case("kubeloop.informer-list-page-size", "-1", "Property kubeloop.informer-list-page-size has an "
                     + "invalid value '-1': it must be a whole number of 0 or more (0 lists in one response; client-go "
                     + "pages by 500)"),

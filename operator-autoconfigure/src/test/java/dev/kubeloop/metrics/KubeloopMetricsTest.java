@@ -226,10 +226,10 @@ class KubeloopMetricsTest {
         assertFamily(metrics, "workqueue_unfinished_work_seconds", "gauge", "controller", "name");
         assertFamily(metrics, "workqueue_longest_running_processor_seconds", "gauge", "controller", "name");
         assertFamily(metrics, "workqueue_retries_total", "counter", "controller", "name");
-        assertFamily(metrics, "kubeloop_informer_cached_objects", "gauge", "group", "kind", "label_selector",
-                "version", "watch_namespace");
-        assertFamily(metrics, "kubeloop_informer_watch_restarts_total", "counter", "group", "kind", "label_selector",
-                "version", "watch_namespace");
+        assertFamily(metrics, "kubeloop_informer_cached_objects", "gauge", "field_selector", "group", "kind",
+                "label_selector", "metadata_only", "version", "watch_namespace");
+        assertFamily(metrics, "kubeloop_informer_watch_restarts_total", "counter", "field_selector", "group", "kind",
+                "label_selector", "metadata_only", "version", "watch_namespace");
     }
 
     private static void assertFamily(PrometheusText metrics, String sampleName, String type, String... labels) {
@@ -253,17 +253,17 @@ class KubeloopMetricsTest {
 
         PrometheusText metrics = scrape();
         assertThat(metrics.value("kubeloop_informer_cached_objects", "group", "kubeloop.dev", "version", "v1",
-                "kind", "Widget", "watch_namespace", "a", "label_selector", "")).contains(2.0);
+                "kind", "Widget", "watch_namespace", "a", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(2.0);
         assertThat(metrics.value("kubeloop_informer_cached_objects", "group", "kubeloop.dev", "version", "v1",
-                "kind", "Widget", "watch_namespace", "b", "label_selector", "")).contains(1.0);
+                "kind", "Widget", "watch_namespace", "b", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(1.0);
         assertThat(metrics.value("kubeloop_informer_cached_objects", "group", "", "version", "v1",
-                "kind", "ConfigMap", "watch_namespace", "a", "label_selector", "")).contains(0.0);
+                "kind", "ConfigMap", "watch_namespace", "a", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(0.0);
         assertThat(metrics.value("kubeloop_informer_watch_restarts_total", "group", "kubeloop.dev", "version", "v1",
-                "kind", "Widget", "watch_namespace", "a", "label_selector", "")).contains(0.0);
+                "kind", "Widget", "watch_namespace", "a", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(0.0);
 
         cluster.client().resource(Widget.named("b", "four")).create();
         eventually().until(() -> scrape().value("kubeloop_informer_cached_objects", "group", "kubeloop.dev",
-                "version", "v1", "kind", "Widget", "watch_namespace", "b", "label_selector", "").orElse(0.0) == 2.0);
+                "version", "v1", "kind", "Widget", "watch_namespace", "b", "label_selector", "", "field_selector", "", "metadata_only", "false").orElse(0.0) == 2.0);
     }
 
     @Test

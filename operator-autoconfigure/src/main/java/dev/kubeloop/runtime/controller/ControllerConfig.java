@@ -1,5 +1,10 @@
 package dev.kubeloop.runtime.controller;
 
+import dev.kubeloop.api.predicate.EventPredicate;
+import dev.kubeloop.api.watch.IndexFunction;
+import dev.kubeloop.api.watch.Watch;
+import dev.kubeloop.api.watch.WatchConfigurer;
+import dev.kubeloop.api.watch.Watches;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.Settings;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -44,9 +49,11 @@ public final class ControllerConfig<T extends HasMetadata> {
     private final Duration reconcileTimeout;
     private final String finalizer;
     private final Class<?> reconcilerClass;
+    private final WatchDeclarations<T> declarations;
+    private final boolean declaredByReconciler;
 
     private ControllerConfig(Builder<T> builder, Set<String> namespaces, String labelSelector,
-            List<Class<? extends HasMetadata>> owns, String finalizer) {
+            List<Class<? extends HasMetadata>> owns, String finalizer, WatchDeclarations<T> declarations) {
         this.name = builder.name;
         this.primaryType = builder.primaryType;
         this.workers = builder.workers;
@@ -58,6 +65,8 @@ public final class ControllerConfig<T extends HasMetadata> {
         this.reconcileTimeout = builder.reconcileTimeout;
         this.finalizer = finalizer;
         this.reconcilerClass = builder.reconcilerClass;
+        this.declarations = declarations;
+        this.declaredByReconciler = builder.declaredByReconciler;
     }
 
     public static <T extends HasMetadata> Builder<T> builder(String name, Class<T> primaryType) {
@@ -122,16 +131,43 @@ public final class ControllerConfig<T extends HasMetadata> {
         return reconcilerClass;
     }
 
+    /** What the reconciler declared beyond its primary and owned types: watches, indexes, filters. */
+    public WatchDeclarations<T> declarations() {
+        return declarations;
+    }
+
+    /** Whether the reconciler's own {@code WatchConfigurer} has contributed to this config. */
+    public boolean declaredByReconciler() {
+        return declaredByReconciler;
+    }
+
+    /** A builder holding this config's settings, to derive another. */
+    public Builder<T> toBuilder() {
+        Builder<T> builder = new Builder<>(name, primaryType).workers(workers).namespaces(namespaces)
+                .labelSelector(labelSelector).owns(owns).generationAware(generationAware).resyncPeriod(resyncPeriod)
+                .reconcileTimeout(reconcileTimeout).finalizer(finalizer).reconcilerClass(reconcilerClass);
+        builder.watches.addAll(declarations.watches());
+        builder.indexes.addAll(declarations.indexes());
+        builder.primaryFilters.addAll(declarations.primaryFilters());
+        builder.optionalPrimary = declarations.optionalPrimary();
+        builder.declaredByReconciler = declaredByReconciler;
+        return builder;
+    }
+
     @Override
     public String toString() {
         return "ControllerConfig[" + name + ", " + primaryType.getName() + ", workers=" + workers
                 + ", namespaces=" + namespaces + ", labelSelector='" + labelSelector + "', owns=" + owns.size()
                 + ", generationAware=" + generationAware + ", resyncPeriod=" + resyncPeriod
-                + ", reconcileTimeout=" + reconcileTimeout + ", finalizer=" + finalizer + "]";
+                + ", reconcileTimeout=" + reconcileTimeout + ", finalizer=" + finalizer + ", watches="
+                + declarations.watches() + ", optionalPrimary=" + declarations.optionalPrimary() + "]";
     }
 
-    /** Builds a {@link ControllerConfig}. Not thread-safe; build once. */
-    public static final class Builder<T extends HasMetadata> {
+    /**
+     * Builds a {@link ControllerConfig}; also the {@link Watches} a reconciler's
+     * {@code WatchConfigurer} declares into. Not thread-safe; build once.
+     */
+    public static final class Builder<T extends HasMetadata> implements Watches<T> {
         private final String name;
         private final Class<T> primaryType;
         private int workers = Settings.WORKERS.defaultValue();
@@ -143,6 +179,11 @@ public final class ControllerConfig<T extends HasMetadata> {
         private Duration reconcileTimeout = Settings.RECONCILE_TIMEOUT.defaultValue();
         private String finalizer;
         private Class<?> reconcilerClass;
+        private final List<Watch<?>> watches = new ArrayList<>();
+        private final List<WatchDeclarations.Index<?>> indexes = new ArrayList<>();
+        private final List<EventPredicate<? super T>> primaryFilters = new ArrayList<>();
+        private boolean optionalPrimary;
+        private boolean declaredByReconciler;
 
         private Builder(String name, Class<T> primaryType) {
             this.name = name;
@@ -165,7 +206,53 @@ public final class ControllerConfig<T extends HasMetadata> {
         }
 
         public Builder<T> owns(Collection<Class<? extends HasMetadata>> owns) {
-            this.owns = Objects.requireNonNull(owns, "owns");
+            this.owns = new ArrayList<>(Objects.requireNonNull(owns, "owns"));
+            return this;
+        }
+
+        @Override
+        public Builder<T> owns(Class<? extends HasMetadata> type) {
+            List<Class<? extends HasMetadata>> more = new ArrayList<>(owns);
+            more.add(type);
+            this.owns = more;
+            return this;
+        }
+
+        @Override
+        public Builder<T> watch(Watch<?> watch) {
+            watches.add(Objects.requireNonNull(watch, "watch"));
+            return this;
+        }
+
+        @Override
+        public <R extends HasMetadata> Builder<T> index(Class<R> type, String name, IndexFunction<? super R> function) {
+            indexes.add(new WatchDeclarations.Index<>(Objects.requireNonNull(type, "type"), name, function));
+            return this;
+        }
+
+        @Override
+        public Builder<T> primaryFilter(EventPredicate<? super T> predicate) {
+            primaryFilters.add(Objects.requireNonNull(predicate, "predicate"));
+            return this;
+        }
+
+        @Override
+        public Builder<T> optionalPrimary() {
+            return optional(true);
+        }
+
+        /** Whether the primary type may be absent (its CRD not installed); default false. */
+        public Builder<T> optional(boolean optional) {
+            this.optionalPrimary = optional;
+            return this;
+        }
+
+        /** Lets the reconciler's own {@code WatchConfigurer} declare into this builder, once. */
+        public Builder<T> configuredBy(WatchConfigurer<T> configurer) {
+            if (!declaredByReconciler) {
+                declaredByReconciler = true;
+                configurer.configureWatches(this);
+            }
             return this;
         }
 
@@ -240,8 +327,11 @@ public final class ControllerConfig<T extends HasMetadata> {
                 throw invalid(name, "finalizer", "'" + validFinalizer + "' is not a valid finalizer name",
                         "use a domain-qualified name such as example.com/cleanup");
             }
-            return new ControllerConfig<>(this, validNamespaces, validSelector, List.copyOf(ownedTypes),
-                    validFinalizer);
+            List<Class<? extends HasMetadata>> validOwned = List.copyOf(ownedTypes);
+            WatchDeclarations<T> declarations = WatchDeclarations.validate(name, primaryType, validOwned,
+                    validNamespaces, watches, indexes, primaryFilters, optionalPrimary);
+            return new ControllerConfig<>(this, validNamespaces, validSelector, validOwned, validFinalizer,
+                    declarations);
         }
 
         private Set<String> validNamespaces() {

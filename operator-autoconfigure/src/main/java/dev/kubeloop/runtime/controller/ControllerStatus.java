@@ -39,9 +39,12 @@ public record ControllerStatus(String name, boolean started, int maxWorkers, int
         informers = List.copyOf(informers);
     }
 
-    /** True once every informer this controller reads has completed its first list. */
+    /**
+     * True once every informer this controller reads has completed its first list; an optional
+     * type's informer waiting for its type counts as synced (its cache is empty by design).
+     */
     public boolean synced() {
-        return informers.stream().allMatch(InformerStatus::synced);
+        return informers.stream().allMatch(InformerStatus::ready);
     }
 
     /** True if a worker died or an informer stopped for good: the controller cannot do its job any more. */

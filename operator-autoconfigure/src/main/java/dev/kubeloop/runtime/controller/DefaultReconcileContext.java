@@ -1,24 +1,25 @@
 package dev.kubeloop.runtime.controller;
 
+import dev.kubeloop.api.CacheReader;
 import dev.kubeloop.api.EventRecorder;
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.runtime.cache.OwnerIndex;
-import dev.kubeloop.runtime.cache.ResourceCache;
 import dev.kubeloop.runtime.client.StatusWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 
 /**
- * The {@link ReconcileContext} of one reconcile call. Reads go to the controller's caches;
- * {@link #owned} uses the {@link OwnerIndex}, then keeps only objects whose controller reference
- * carries the primary's uid (the index already guarantees that; the filter documents it).
+ * The {@link ReconcileContext} of one reconcile call. Reads go to the controller's caches
+ * ({@link ControllerCaches}); {@link #owned} uses the {@link OwnerIndex}, then keeps only objects
+ * whose controller reference carries the primary's uid (the index already guarantees that; the
+ * filter documents it).
  *
  * <p>Created per call by the worker thread and meant to be used by it; holds no mutable state.
  */
@@ -29,21 +30,21 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
     private final int retryCount;
     private final String primaryUid;
     private final KubernetesClient client;
-    private final ResourceCache<T> primaryCache;
-    private final Map<Class<?>, ResourceCache<?>> ownedCaches;
+    private final ControllerCaches caches;
+    private final Set<Class<?>> ownedTypes;
     private final EventRecorder events;
     private final Logger log;
 
     DefaultReconcileContext(String controllerName, ObjectKey key, int retryCount, String primaryUid,
-            KubernetesClient client, ResourceCache<T> primaryCache, Map<Class<?>, ResourceCache<?>> ownedCaches,
-            EventRecorder events, Logger log) {
+            KubernetesClient client, ControllerCaches caches, Set<Class<?>> ownedTypes, EventRecorder events,
+            Logger log) {
         this.controllerName = controllerName;
         this.key = key;
         this.retryCount = retryCount;
         this.primaryUid = primaryUid;
         this.client = client;
-        this.primaryCache = primaryCache;
-        this.ownedCaches = ownedCaches;
+        this.caches = caches;
+        this.ownedTypes = ownedTypes;
         this.events = events;
         this.log = log;
     }
@@ -70,12 +71,15 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
 
     @Override
     public <R extends HasMetadata> List<R> owned(Class<R> type) {
-        ResourceCache<R> cache = ownedCache(type);
+        if (!ownedTypes.contains(type)) {
+            throw new IllegalArgumentException(type.getName() + " is not owned by reconciler '" + controllerName
+                    + "': add it to @Reconciler(owns = ...) or watches.owns(...)");
+        }
         if (primaryUid == null) {
             return List.of();
         }
         List<R> result = new ArrayList<>();
-        for (R object : cache.byIndex(OwnerIndex.NAME, primaryUid)) {
+        for (R object : caches.cache(type).byIndex(OwnerIndex.NAME, primaryUid)) {
             if (OwnerIndex.controllerOf(object).filter(owner -> primaryUid.equals(owner.getUid())).isPresent()) {
                 result.add(object);
             }
@@ -85,10 +89,12 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
 
     @Override
     public <R extends HasMetadata> Optional<R> cached(Class<R> type, ObjectKey objectKey) {
-        if (type.equals(primaryCache.type())) {
-            return primaryCache.get(objectKey).map(type::cast);
-        }
-        return ownedCache(type).get(objectKey);
+        return caches.get(type, objectKey);
+    }
+
+    @Override
+    public CacheReader caches() {
+        return caches;
     }
 
     @Override
@@ -104,15 +110,5 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
     @Override
     public Logger log() {
         return log;
-    }
-
-    @SuppressWarnings("unchecked")
-    private <R extends HasMetadata> ResourceCache<R> ownedCache(Class<R> type) {
-        ResourceCache<?> cache = ownedCaches.get(type);
-        if (cache == null) {
-            throw new IllegalArgumentException(type.getName() + " is not cached for reconciler '" + controllerName
-                    + "': add it to @Reconciler(owns = ...)");
-        }
-        return (ResourceCache<R>) cache;
     }
 }

@@ -11,7 +11,7 @@ import dev.kubeloop.runtime.client.ResourceCopies;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +47,8 @@ final class ReconcileHandler<T extends HasMetadata> {
     private final ResourceReconciler<T> reconciler;
     private final PriorityWorkQueue<ObjectKey> queue;
     private final ResourceCache<T> cache;
-    private final Map<Class<?>, ResourceCache<?>> ownedCaches;
+    private final ControllerCaches caches;
+    private final Set<Class<?>> ownedTypes;
     private final KubernetesClient client;
     private final EventRecorder events;
     private final ReconcileTimeouts timeouts;
@@ -58,15 +59,15 @@ final class ReconcileHandler<T extends HasMetadata> {
     private final Logger reconcilerLog;
 
     ReconcileHandler(ControllerConfig<T> config, ResourceReconciler<T> reconciler, PriorityWorkQueue<ObjectKey> queue,
-            ResourceCache<T> cache,
-            Map<Class<?>, ResourceCache<?>> ownedCaches, KubernetesClient client, EventRecorder events,
-            ReconcileTimeouts timeouts, FinalizerProtocol<T> finalizers, ReconcileActivity activity,
-            ControllerListener listener, Logger reconcilerLog) {
+            ResourceCache<T> cache, ControllerCaches caches, Set<Class<?>> ownedTypes, KubernetesClient client,
+            EventRecorder events, ReconcileTimeouts timeouts, FinalizerProtocol<T> finalizers,
+            ReconcileActivity activity, ControllerListener listener, Logger reconcilerLog) {
         this.config = config;
         this.reconciler = reconciler;
         this.queue = queue;
         this.cache = cache;
-        this.ownedCaches = Map.copyOf(ownedCaches);
+        this.caches = caches;
+        this.ownedTypes = Set.copyOf(ownedTypes);
         this.client = client;
         this.events = events;
         this.timeouts = timeouts;
@@ -106,7 +107,7 @@ final class ReconcileHandler<T extends HasMetadata> {
                 ReconcileTimeouts.Deadline deadline = timeouts.start(config.reconcileTimeout());
                 try {
                     ReconcileContext<T> context = new DefaultReconcileContext<>(config.name(), key, retries,
-                            object.getMetadata().getUid(), client, cache, ownedCaches, events, reconcilerLog);
+                            object.getMetadata().getUid(), client, caches, ownedTypes, events, reconcilerLog);
                     result = object.isMarkedForDeletion() ? finalizers.cleanup(object, context, client)
                             : reconciler.reconcile(finalizers.beforeReconcile(object, client), context);
                     if (result == null) {

@@ -160,9 +160,9 @@ class ActuatorEndpointsTest {
         assertThat(metrics.value("workqueue_longest_running_processor_seconds", "name", "widget", "controller",
                 "widget")).contains(0.0);
         assertThat(metrics.value("kubeloop_informer_cached_objects", "group", "kubeloop.dev", "version", "v1",
-                "kind", "Widget", "watch_namespace", "*", "label_selector", "")).contains(5.0);
+                "kind", "Widget", "watch_namespace", "*", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(5.0);
         assertThat(metrics.value("kubeloop_informer_watch_restarts_total", "group", "kubeloop.dev", "version", "v1",
-                "kind", "Widget", "watch_namespace", "*", "label_selector", "")).contains(0.0);
+                "kind", "Widget", "watch_namespace", "*", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(0.0);
     }
 
     @Test

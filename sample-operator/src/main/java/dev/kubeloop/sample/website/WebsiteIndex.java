@@ -25,9 +25,8 @@ final class WebsiteIndex {
     }
 
     /** Adds or corrects the site's entry; true if the index was written. */
-    static boolean put(Website site, ReconcileContext<Website> context) {
+    static boolean put(Website site, String url, ReconcileContext<Website> context) {
         String name = site.getMetadata().getName();
-        String url = WebsiteResources.url(site);
         Optional<ConfigMap> cached = cached(site, context);
         if (cached.isEmpty()) {
             context.client().resource(new ConfigMapBuilder().withNewMetadata().withName(NAME)

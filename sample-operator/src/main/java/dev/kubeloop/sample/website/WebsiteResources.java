@@ -3,9 +3,11 @@ package dev.kubeloop.sample.website;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePort;
@@ -28,8 +30,21 @@ import java.util.Objects;
 final class WebsiteResources {
 
     static final String CONTENT_HASH = "sample.kubeloop.dev/content-hash";
+    /** The TLS Secret's resourceVersion on the pod template: a rotated certificate rolls the pods. */
+    static final String TLS_SECRET_VERSION = "sample.kubeloop.dev/tls-secret-version";
     static final String PAGE_KEY = "index.html";
+    static final String TLS_CONF_KEY = "tls.conf";
     static final int HTTP_PORT = 80;
+    static final int HTTPS_PORT = 443;
+    /** nginx serves the page over HTTPS with the Secret's certificate, next to the image's HTTP server. */
+    static final String TLS_CONF = """
+            server {
+                listen 443 ssl;
+                ssl_certificate /etc/nginx/tls/tls.crt;
+                ssl_certificate_key /etc/nginx/tls/tls.key;
+                root /usr/share/nginx/html;
+            }
+            """;
 
     private WebsiteResources() {
     }
@@ -51,27 +66,37 @@ final class WebsiteResources {
         return labels;
     }
 
-    static String url(Website site) {
-        return "http://" + site.getMetadata().getName() + "." + site.getMetadata().getNamespace() + ".svc";
+    static String url(Website site, boolean tls) {
+        return (tls ? "https://" : "http://") + site.getMetadata().getName() + "." + site.getMetadata().getNamespace()
+                + ".svc";
     }
 
-    static ConfigMap content(Website site) {
-        return new ConfigMapBuilder().withMetadata(metadata(site, contentName(site)))
-                .addToData(PAGE_KEY, html(site)).build();
+    /** The Secret the spec names for TLS, or null. */
+    static String tlsSecretName(Website site) {
+        WebsiteTls tls = site.getSpec().getTls();
+        return tls == null || tls.getSecretName() == null || tls.getSecretName().isBlank() ? null
+                : tls.getSecretName();
+    }
+
+    static ConfigMap content(Website site, boolean tls) {
+        ConfigMapBuilder content = new ConfigMapBuilder().withMetadata(metadata(site, contentName(site)))
+                .addToData(PAGE_KEY, html(site));
+        if (tls) {
+            content.addToData(TLS_CONF_KEY, TLS_CONF);
+        }
+        return content.build();
     }
 
     /** 0644, what the API server sets on a ConfigMap volume that names no mode. */
     static final int DEFAULT_FILE_MODE = 0644;
 
-    static Deployment deployment(Website site) {
-        return new DeploymentBuilder().withMetadata(metadata(site, site.getMetadata().getName()))
-                .withNewSpec()
-                .withReplicas(site.getSpec().getReplicas())
-                .withNewSelector().withMatchLabels(selector(site)).endSelector()
-                .withNewTemplate()
-                .withNewMetadata().withLabels(labels(site)).addToAnnotations(CONTENT_HASH, hash(html(site)))
-                .endMetadata()
-                .withNewSpec()
+    /**
+     * The Deployment; with {@code tlsSecret} (the Secret as cached: metadata only), nginx also serves
+     * HTTPS with its certificate, and the Secret's resourceVersion on the pod template rolls the pods
+     * when the certificate is rotated.
+     */
+    static Deployment deployment(Website site, HasMetadata tlsSecret) {
+        PodSpecBuilder pod = new PodSpecBuilder()
                 .addNewContainer().withName("nginx").withImage(site.getSpec().getImage())
                 .addNewPort().withName("http").withContainerPort(HTTP_PORT).withProtocol("TCP").endPort()
                 .addNewVolumeMount().withName("content").withMountPath("/usr/share/nginx/html").withReadOnly(true)
@@ -81,18 +106,43 @@ final class WebsiteResources {
                 // (without it, every reconcile on a real cluster saw drift and "repaired" the Deployment)
                 .addNewVolume().withName("content").withNewConfigMap().withName(contentName(site))
                 .withDefaultMode(DEFAULT_FILE_MODE).endConfigMap()
-                .endVolume()
-                .endSpec()
+                .endVolume();
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(CONTENT_HASH, hash(html(site)));
+        if (tlsSecret != null) {
+            annotations.put(TLS_SECRET_VERSION, tlsSecret.getMetadata().getResourceVersion());
+            pod.editFirstContainer()
+                    .addNewPort().withName("https").withContainerPort(HTTPS_PORT).withProtocol("TCP").endPort()
+                    .addNewVolumeMount().withName("tls").withMountPath("/etc/nginx/tls").withReadOnly(true)
+                    .endVolumeMount()
+                    .addNewVolumeMount().withName("content").withMountPath("/etc/nginx/conf.d/" + TLS_CONF_KEY)
+                    .withSubPath(TLS_CONF_KEY).withReadOnly(true).endVolumeMount()
+                    .endContainer()
+                    .addNewVolume().withName("tls").withNewSecret().withSecretName(tlsSecret.getMetadata().getName())
+                    .withDefaultMode(DEFAULT_FILE_MODE).endSecret().endVolume();
+        }
+        return new DeploymentBuilder().withMetadata(metadata(site, site.getMetadata().getName()))
+                .withNewSpec()
+                .withReplicas(site.getSpec().getReplicas())
+                .withNewSelector().withMatchLabels(selector(site)).endSelector()
+                .withNewTemplate()
+                .withNewMetadata().withLabels(labels(site)).withAnnotations(annotations).endMetadata()
+                .withSpec(pod.build())
                 .endTemplate()
                 .endSpec().build();
     }
 
-    static Service service(Website site) {
-        return new ServiceBuilder().withMetadata(metadata(site, site.getMetadata().getName()))
+    static Service service(Website site, boolean tls) {
+        ServiceBuilder service = new ServiceBuilder().withMetadata(metadata(site, site.getMetadata().getName()))
                 .withNewSpec().withSelector(selector(site))
                 .addNewPort().withName("http").withPort(HTTP_PORT).withTargetPort(new IntOrString("http"))
                 .withProtocol("TCP").endPort()
-                .endSpec().build();
+                .endSpec();
+        if (tls) {
+            service.editSpec().addNewPort().withName("https").withPort(HTTPS_PORT)
+                    .withTargetPort(new IntOrString("https")).withProtocol("TCP").endPort().endSpec();
+        }
+        return service.build();
     }
 
     static boolean matches(ConfigMap existing, ConfigMap desired) {
@@ -154,8 +204,7 @@ final class WebsiteResources {
         return true;
     }
 
-    private static boolean labelsCover(io.fabric8.kubernetes.api.model.HasMetadata existing,
-            io.fabric8.kubernetes.api.model.HasMetadata desired) {
+    private static boolean labelsCover(HasMetadata existing, HasMetadata desired) {
         return covers(existing.getMetadata().getLabels(), desired.getMetadata().getLabels());
     }
 

@@ -117,7 +117,7 @@ class HelmChartTest {
         RenderedChart chart = RenderedChart.render(Map.of());
         List<PolicyRule> clusterRules = chart.one(ClusterRole.class).getRules();
         assertThat(resources(clusterRules)).containsExactlyInAnyOrder("websites", "websites/status",
-                "websites/finalizers", "configmaps", "services", "deployments", "events");
+                "websites/finalizers", "configmaps", "services", "deployments", "secrets", "events");
         Role leases = chart.one(Role.class);
         assertThat(leases.getMetadata().getNamespace()).isEqualTo(RenderedChart.NAMESPACE);
         assertThat(leases.getRules()).singleElement().satisfies(rule -> {
@@ -128,7 +128,7 @@ class HelmChartTest {
         for (List<PolicyRule> rules : List.of(clusterRules, leases.getRules())) {
             assertThat(rules).allSatisfy(rule -> {
                 assertThat(rule.getVerbs()).doesNotContain("*");
-                assertThat(rule.getResources()).doesNotContain("*", "secrets");
+                assertThat(rule.getResources()).doesNotContain("*");
                 assertThat(rule.getApiGroups()).doesNotContain("*");
                 assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
             });
@@ -146,8 +146,13 @@ class HelmChartTest {
         chart.all(Role.class).forEach(role -> rules.addAll(role.getRules()));
         assertThat(rules).isNotEmpty().allSatisfy(rule -> {
             assertThat(rule.getVerbs()).isNotEmpty().doesNotContain("*", "escalate", "bind", "impersonate");
-            assertThat(rule.getResources()).isNotEmpty().doesNotContain("*", "secrets", "serviceaccounts/token",
+            assertThat(rule.getResources()).isNotEmpty().doesNotContain("*", "serviceaccounts/token",
                     "pods/exec", "roles", "clusterroles", "rolebindings", "clusterrolebindings");
+            if (rule.getResources().contains("secrets")) {
+                // the TLS Secrets Websites name are watched metadata-only: never read one by name, never write
+                assertThat(rule.getResources()).containsExactly("secrets");
+                assertThat(rule.getVerbs()).containsExactlyInAnyOrder("list", "watch");
+            }
             assertThat(rule.getApiGroups()).doesNotContain("*");
             assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
             assertThat(rule.getResourceNames()).isNullOrEmpty();
