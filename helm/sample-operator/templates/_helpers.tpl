@@ -58,12 +58,13 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: ["sample.kubeloop.dev"]
   resources: ["websites/finalizers"]
   verbs: ["update"]
+# owned objects: server-side apply is a patch (and a create for a new object); pruning deletes
 - apiGroups: [""]
   resources: ["configmaps", "services"]
-  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
 - apiGroups: ["apps"]
   resources: ["deployments"]
-  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
 # the TLS Secrets Websites name (spec.tls.secretName): watched metadata-only, never read, written or
 # created; RBAC cannot say "metadata only", so list/watch is the least it takes (docs/security.md)
 - apiGroups: [""]

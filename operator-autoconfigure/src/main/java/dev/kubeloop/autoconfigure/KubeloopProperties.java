@@ -62,6 +62,14 @@ public class KubeloopProperties {
     private Duration optionalTypePollInterval = Settings.OPTIONAL_TYPE_POLL_INTERVAL.defaultValue();
 
     /**
+     * Whether a reconciler reads its own writes: the primary a reconcile starts with, and the
+     * cached objects it reads, are never older than what its earlier reconciles wrote through the
+     * reconcile context (apply, status, finalizer), even before the informers deliver those writes.
+     * Off, such stale reads are only counted.
+     */
+    private boolean readYourWrites = Settings.READ_YOUR_WRITES.defaultValue();
+
+    /**
      * Namespaces every reconciler watches unless its @Reconciler annotation or its
      * kubeloop.reconcilers.<name>.namespaces names others; empty means all namespaces. Useful to
      * confine a whole operator to one namespace (a namespaced install, a test namespace).
@@ -121,6 +129,14 @@ public class KubeloopProperties {
 
     public void setInformerListPageSize(long informerListPageSize) {
         this.informerListPageSize = informerListPageSize;
+    }
+
+    public boolean isReadYourWrites() {
+        return readYourWrites;
+    }
+
+    public void setReadYourWrites(boolean readYourWrites) {
+        this.readYourWrites = readYourWrites;
     }
 
     public Duration getOptionalTypePollInterval() {
@@ -378,6 +394,12 @@ public class KubeloopProperties {
         /** The finalizer to manage, a domain-qualified name such as example.com/cleanup. */
         private String finalizer;
 
+        /**
+         * The field manager of the reconciler's server-side applies; defaults to the reconciler's
+         * name. Changing it hands the fields to a new manager: the old one's stay owned until removed.
+         */
+        private String fieldManager;
+
         public Integer getWorkers() {
             return workers;
         }
@@ -432,6 +454,14 @@ public class KubeloopProperties {
 
         public void setFinalizer(String finalizer) {
             this.finalizer = finalizer;
+        }
+
+        public String getFieldManager() {
+            return fieldManager;
+        }
+
+        public void setFieldManager(String fieldManager) {
+            this.fieldManager = fieldManager;
         }
     }
 }

@@ -64,6 +64,7 @@ class InvalidPropertyValuesTest {
             new Case("kubeloop.shutdown-timeout", "-5s", "Property kubeloop.shutdown-timeout has an invalid value "
                     + "'-5s': it must be a duration of 0 or more"),
             new Case("kubeloop.strip-managed-fields", "perhaps", "invalid value 'perhaps'", "true or false"),
+            new Case("kubeloop.read-your-writes", "mostly", "invalid value 'mostly'", "true or false"),
             new Case("kubeloop.informer-list-page-size", "many", "invalid value 'many'", "a whole number"),
             new Case("kubeloop.optional-type-poll-interval", "often", "invalid value 'often'", "a positive duration"),
             new Case("kubeloop.optional-type-poll-interval", "0s", "Property kubeloop.optional-type-poll-interval "
@@ -127,7 +128,9 @@ class InvalidPropertyValuesTest {
             new Case(RECONCILER + "reconcile-timeout", "-1s", "reconcile timeout must be a duration of 0 or more",
                     "property kubeloop.reconcilers.widget.reconcile-timeout"),
             new Case(RECONCILER + "finalizer", "not a finalizer", "'not a finalizer' is not a valid finalizer name",
-                    "example.com/cleanup"));
+                    "example.com/cleanup"),
+            new Case(RECONCILER + "field-manager", "x".repeat(129), "is not a valid field manager",
+                    "at most 128 characters", "property kubeloop.reconcilers.widget.field-manager"));
 
     private static MockCluster cluster;
 
