@@ -1,7 +1,9 @@
 package dev.kubeloop.testing;
 
 import dev.kubeloop.mock.ServerSideApplyDispatcher;
+import dev.kubeloop.mock.SetBasedSelectors;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -12,13 +14,17 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.kubernetes.client.utils.Utils;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.logging.Level;
@@ -47,7 +53,9 @@ public final class MockCluster implements AutoCloseable {
 
     private MockCluster() {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        dispatcher = new CloseOffEventLoopDispatcher(new KubernetesMixedDispatcher(responses));
+        KubernetesMixedDispatcher mixed = new KubernetesMixedDispatcher(responses);
+        SetBasedSelectors.install(mixed); // key in (a,b): what sharded caches select their buckets with
+        dispatcher = new CloseOffEventLoopDispatcher(mixed);
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
                 new FaultInjectingDispatcher(faults, new ServerSideApplyDispatcher(dispatcher)), false);
         server.init();
@@ -75,6 +83,25 @@ public final class MockCluster implements AutoCloseable {
 
     public KubernetesClient client() {
         return client;
+    }
+
+    /**
+     * Creates {@code object} with a random uid, as a real API server gives one. The mock numbers
+     * uids ({@code 00000000-0000-0000-0000-000000000001}, ...), which a hash of the uid (a sharded
+     * operator's) does not spread; before the create, this sets the mock's counter to a random
+     * value. Creates by other threads at the same time get neighbouring uids.
+     */
+    public <T extends HasMetadata> T createWithRandomUid(T object) {
+        synchronized (MockCluster.class) {
+            try {
+                Field counter = Utils.class.getDeclaredField("leastSigBits");
+                counter.setAccessible(true);
+                ((AtomicLong) counter.get(null)).set(ThreadLocalRandom.current().nextLong());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("fabric8's Utils.generateId changed", e);
+            }
+            return client.resource(object).create();
+        }
     }
 
     /**

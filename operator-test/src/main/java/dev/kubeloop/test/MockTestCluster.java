@@ -1,6 +1,7 @@
 package dev.kubeloop.test;
 
 import dev.kubeloop.mock.ServerSideApplyDispatcher;
+import dev.kubeloop.mock.SetBasedSelectors;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -32,8 +33,10 @@ final class MockTestCluster implements TestCluster {
 
     private MockTestCluster() {
         MOCK_SERVER_LOG.setLevel(Level.WARNING);
+        KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(List.of());
+        SetBasedSelectors.install(crud); // key in (a,b): what a sharded operator's caches select with
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new ServerSideApplyDispatcher(new KubernetesCrudDispatcher(List.of())), false);
+                new ServerSideApplyDispatcher(crud), false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         client = server.createClient(); // default namespace "test"
     }

@@ -25,6 +25,7 @@ public final class CacheRequest<T extends HasMetadata> {
     private String fieldSelector = "";
     private boolean metadataOnly;
     private boolean optional;
+    private boolean sharded;
     private boolean ownerIndex;
     private final Map<String, Function<T, List<String>>> indexes = new LinkedHashMap<>();
     private HandlerFactory<T> handlers;
@@ -73,6 +74,17 @@ public final class CacheRequest<T extends HasMetadata> {
     /** The type may not be served; its informers then wait for it instead of failing the start. */
     public CacheRequest<T> optional(boolean optional) {
         this.optional = optional;
+        return this;
+    }
+
+    /**
+     * Splits the scope by the registry's {@link ShardLayout} (when it has one): one informer per
+     * bucket (and namespace), started only while this replica holds the bucket, so that a replica
+     * caches its share of the objects. Primaries and the objects they own are sharded; watches of
+     * other types are not (their objects carry no slot label).
+     */
+    public CacheRequest<T> sharded(boolean sharded) {
+        this.sharded = sharded;
         return this;
     }
 
@@ -133,6 +145,10 @@ public final class CacheRequest<T extends HasMetadata> {
 
     boolean ownerIndex() {
         return ownerIndex;
+    }
+
+    boolean sharded() {
+        return sharded;
     }
 
     Map<String, Function<T, List<String>>> indexes() {

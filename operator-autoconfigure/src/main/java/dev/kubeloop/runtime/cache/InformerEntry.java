@@ -84,6 +84,14 @@ final class InformerEntry<T extends HasMetadata> {
         return registrations.size();
     }
 
+    /**
+     * Whether it counts for readiness and status: always, except a bucket's informer while this
+     * replica does not hold the bucket (it is not running, and is not meant to).
+     */
+    boolean counts() {
+        return !key.sharded() || informer != null;
+    }
+
     /** Whether this optional informer waits for its type to be served. */
     boolean waiting() {
         return waiting;
@@ -202,7 +210,7 @@ final class InformerEntry<T extends HasMetadata> {
                 HasMetadata.getVersion(type), HasMetadata.getKind(type), key.namespace(), key.labelSelector(),
                 key.fieldSelector(), key.metadataOnly(), optional, waiting, current != null,
                 current != null && current.hasSynced(), watching(current), items == null ? 0 : items.size(),
-                watchRestarts.sum(), error == null ? null : error.toString());
+                watchRestarts.sum(), error == null ? null : error.toString(), key.bucket());
     }
 
     /**

@@ -30,14 +30,18 @@ final class InformerFactory implements AutoCloseable {
     private final long listPageSize;
     /** Warning Events about objects an informer cannot read. */
     private final EventRecorder events;
+    /** The buckets of sharded informers; null when nothing is sharded. */
+    private final ShardLayout shards;
     // guarded by this
     private KubernetesClient metadataClient;
 
-    InformerFactory(KubernetesClient client, boolean stripManagedFields, long listPageSize, EventRecorder events) {
+    InformerFactory(KubernetesClient client, boolean stripManagedFields, long listPageSize, EventRecorder events,
+            ShardLayout shards) {
         this.client = client;
         this.stripManagedFields = stripManagedFields;
         this.listPageSize = listPageSize;
         this.events = events;
+        this.shards = shards;
     }
 
     boolean stripsManagedFields() {
@@ -48,15 +52,16 @@ final class InformerFactory implements AutoCloseable {
         @SuppressWarnings("unchecked")
         Class<T> type = (Class<T>) key.type();
         List<FieldSelectors.Term> fields = FieldSelectors.parse(key.fieldSelector());
+        String labelSelector = labelSelector(key);
         if (key.metadataOnly()) {
-            return MetadataListerWatcher.informer(metadataClient(), type, key.namespace(), key.labelSelector(),
+            return MetadataListerWatcher.informer(metadataClient(), type, key.namespace(), labelSelector,
                     fields, listPageSize, resyncMillis, executor(metadataClient()));
         }
         MixedOperation<T, KubernetesResourceList<T>, Resource<T>> resources = client.resources(type);
         FilterWatchListDeletable<T, KubernetesResourceList<T>, Resource<T>> scoped =
                 key.namespace() == null ? resources.inAnyNamespace() : resources.inNamespace(key.namespace());
-        if (!key.labelSelector().isEmpty()) {
-            scoped = scoped.withLabelSelector(key.labelSelector());
+        if (!labelSelector.isEmpty()) {
+            scoped = scoped.withLabelSelector(labelSelector);
         }
         for (FieldSelectors.Term term : fields) {
             scoped = term.negated() ? scoped.withoutField(term.field(), term.value())
@@ -66,8 +71,18 @@ final class InformerFactory implements AutoCloseable {
         // which must then fit in the heap at once, all objects parsed and managedFields not yet stripped
         Informable<T> source = listPageSize > 0 ? scoped.withLimit(listPageSize) : scoped;
         // not source.runnableInformer: one object the type cannot read must not stop the whole informer
-        return TolerantListerWatcher.informer(client, type, source, key.namespace(), key.labelSelector(), fields,
-                resyncMillis, new UnreadableObjects(type, key.describe(), events));
+        // a bucket's first list must hold every write its previous holder made: read it from etcd
+        return TolerantListerWatcher.informer(client, type, source, key.namespace(), labelSelector, fields,
+                resyncMillis, new UnreadableObjects(type, key.describe(), events), key.sharded());
+    }
+
+    /** The key's label selector, and for a bucket's informer the bucket's slots. */
+    private String labelSelector(InformerKey key) {
+        if (!key.sharded()) {
+            return key.labelSelector();
+        }
+        String bucket = shards.selector(key.bucket());
+        return key.labelSelector().isEmpty() ? bucket : key.labelSelector() + "," + bucket;
     }
 
     private synchronized KubernetesClient metadataClient() {

@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -43,6 +45,15 @@ import org.slf4j.LoggerFactory;
  * the {@link FailureListener}, because its cache no longer follows the API server; an optional
  * informer that stops so is taken to have lost its type and waits for it instead.
  *
+ * <p>Sharded scopes: with a {@link ShardLayout}, a {@linkplain CacheRequest#sharded(boolean) sharded}
+ * request gets one informer per bucket (and namespace), selecting the bucket's slot label. They do
+ * not start with the others: {@link #startBucket} starts a bucket's informers when this replica
+ * takes the bucket, {@link #stopBucket} drops them (and their cached objects, silently: the objects
+ * still exist, another replica caches them now) when it gives the bucket away. Their first list is
+ * a consistent read from etcd, never the watch cache, so that a replica taking a bucket over sees
+ * at least every write its previous holder made. Readiness and the sync wait cover the started
+ * ones.
+ *
  * <p>Thread-safety: registration, start and stop are synchronized on this registry; the entries
  * publish their informers through volatile fields, so caches can be read from any thread.
  */
@@ -54,6 +65,8 @@ public final class InformerRegistry {
     private final InformerFactory factory;
     private final FailureListener failures;
     private final Duration optionalTypesPollInterval;
+    /** How sharded requests are split; null when this replica is not sharded. */
+    private final ShardLayout shards;
     // guarded by this
     private final Map<InformerKey, InformerEntry<?>> entries = new LinkedHashMap<>();
     private boolean started;
@@ -61,10 +74,14 @@ public final class InformerRegistry {
     /** Set when stop begins, so that informers ending on request are not reported as failed. */
     private volatile boolean stopping;
 
+    /**
+     * @param shards how sharded requests are split into buckets; null: no request is sharded
+     */
     public InformerRegistry(KubernetesClient client, boolean stripManagedFields, long listPageSize,
-            Duration optionalTypesPollInterval, FailureListener failures, EventRecorder events) {
+            Duration optionalTypesPollInterval, FailureListener failures, EventRecorder events, ShardLayout shards) {
         this.client = client;
-        this.factory = new InformerFactory(client, stripManagedFields, listPageSize, events);
+        this.shards = shards;
+        this.factory = new InformerFactory(client, stripManagedFields, listPageSize, events, shards);
         this.optionalTypesPollInterval = optionalTypesPollInterval;
         this.failures = failures;
     }
@@ -91,16 +108,62 @@ public final class InformerRegistry {
         } else {
             scopes.addAll(new TreeSet<>(request.namespaces()));
         }
+        List<Integer> buckets = new ArrayList<>();
+        if (request.sharded() && shards != null) {
+            for (int bucket = 0; bucket < shards.buckets(); bucket++) {
+                buckets.add(bucket);
+            }
+        } else {
+            buckets.add(InformerKey.UNSHARDED);
+        }
         List<InformerEntry<T>> scoped = new ArrayList<>();
         for (String namespace : scopes) {
-            InformerKey key = new InformerKey(type, namespace, request.labelSelector(), request.fieldSelector(),
-                    request.metadataOnly());
-            @SuppressWarnings("unchecked")
-            InformerEntry<T> entry = (InformerEntry<T>) entries.computeIfAbsent(key, InformerEntry::new);
-            entry.add(request, request.handlers() == null ? null : request.handlers().handlerFor(key.describe()));
-            scoped.add(entry);
+            for (int bucket : buckets) {
+                InformerKey key = new InformerKey(type, namespace, request.labelSelector(), request.fieldSelector(),
+                        request.metadataOnly(), bucket);
+                @SuppressWarnings("unchecked")
+                InformerEntry<T> entry = (InformerEntry<T>) entries.computeIfAbsent(key, InformerEntry::new);
+                entry.add(request, request.handlers() == null ? null : request.handlers().handlerFor(key.describe()));
+                scoped.add(entry);
+            }
         }
         return new ResourceCache<>(type, scoped);
+    }
+
+    /** How sharded requests are split, if this registry shards any. */
+    public Optional<ShardLayout> shards() {
+        return Optional.ofNullable(shards);
+    }
+
+    /**
+     * Starts the informers of {@code bucket} (every sharded scope's), which list it consistently;
+     * completes when all have synced, exceptionally if one failed to list. Does nothing for
+     * informers of the bucket that run already.
+     */
+    public synchronized CompletableFuture<Void> startBucket(int bucket) {
+        if (!started || stopping) {
+            return CompletableFuture.failedFuture(new IllegalStateException("informers are not running"));
+        }
+        List<CompletableFuture<Void>> synced = new ArrayList<>();
+        for (InformerEntry<?> entry : entries.values()) {
+            if (entry.key().bucket() == bucket) {
+                startEntry(entry);
+                synced.add(entry.started());
+            }
+        }
+        return CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Stops the informers of {@code bucket}: their cached objects leave the caches without delete
+     * events (they were not deleted; another replica caches them now). Idempotent.
+     */
+    public synchronized void stopBucket(int bucket) {
+        for (InformerEntry<?> entry : entries.values()) {
+            if (entry.key().bucket() == bucket) {
+                entry.stop(false);
+            }
+        }
     }
 
     /** How many informers {@link #start()} creates (or created). */
@@ -120,6 +183,9 @@ public final class InformerRegistry {
         ServedResourceCheck served = new ServedResourceCheck(client);
         List<InformerEntry<?>> optional = new ArrayList<>();
         for (InformerEntry<?> entry : entries.values()) {
+            if (entry.key().sharded()) {
+                continue; // started bucket by bucket, when this replica takes them
+            }
             if (!entry.optional()) {
                 startEntry(entry);
                 continue;
@@ -175,7 +241,7 @@ public final class InformerRegistry {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         for (InformerEntry<?> entry : snapshot) {
-            if (entry.waiting()) {
+            if (entry.waiting() || entry.key().sharded()) {
                 continue;
             }
             try {
@@ -200,6 +266,9 @@ public final class InformerRegistry {
     /** True once every informer not waiting for its type has completed its first list. */
     public synchronized boolean hasSynced() {
         for (InformerEntry<?> entry : entries.values()) {
+            if (!entry.counts()) {
+                continue;
+            }
             SharedIndexInformer<?> informer = entry.informer();
             if (!entry.waiting() && (informer == null || !informer.hasSynced())) {
                 return false;
@@ -208,9 +277,9 @@ public final class InformerRegistry {
         return started;
     }
 
-    /** Snapshots of every informer, in registration order. */
+    /** Snapshots of every informer, in registration order; of sharded scopes, the running ones. */
     public synchronized List<InformerStatus> statuses() {
-        return entries.values().stream().map(InformerEntry::status).toList();
+        return entries.values().stream().filter(InformerEntry::counts).map(InformerEntry::status).toList();
     }
 
     /** Stops every informer (closing its watch) and the optional types' monitor. Idempotent. */

@@ -21,10 +21,18 @@ package dev.kubeloop.runtime.cache;
  * @param watchRestarts how often it had to list and watch again after its first list, because its
  *     watch expired (HTTP 410 Gone) or failed and fabric8 retried
  * @param failure why it stopped for good, if it did (fabric8 does not retry every error); null otherwise
+ * @param bucket in a sharded scope, the bucket of the ring it caches (its label selector then ends
+ *     with the bucket's slots); -1 when it is not sharded
  */
 public record InformerStatus(String resource, String group, String version, String kind, String namespace,
         String labelSelector, String fieldSelector, boolean metadataOnly, boolean optional, boolean waiting,
-        boolean started, boolean synced, boolean watching, int cachedObjects, long watchRestarts, String failure) {
+        boolean started, boolean synced, boolean watching, int cachedObjects, long watchRestarts, String failure,
+        int bucket) {
+
+    /** Whether it caches one bucket of a sharded scope. */
+    public boolean sharded() {
+        return bucket >= 0;
+    }
 
     /** True if the informer stopped after an error and its cache no longer follows the API server. */
     public boolean failed() {
@@ -41,6 +49,6 @@ public record InformerStatus(String resource, String group, String version, Stri
         String scope = namespace == null ? "in all namespaces" : "in namespace " + namespace;
         return resource + " " + scope + (labelSelector.isEmpty() ? "" : " with labels " + labelSelector)
                 + (fieldSelector.isEmpty() ? "" : " with fields " + fieldSelector)
-                + (metadataOnly ? " (metadata only)" : "");
+                + (metadataOnly ? " (metadata only)" : "") + (sharded() ? ", bucket " + bucket : "");
     }
 }

@@ -8,13 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * A read-only view of the cached objects of one type in one scope, over one informer (all
- * namespaces) or one informer per namespace. Reads never call the API server, and return nothing
- * for an informer that is not running (before start, or an optional type that is not served).
+ * namespaces) or one informer per namespace, and in a sharded scope one per bucket of each: reads
+ * go to the informers running now (the buckets this replica holds). Reads never call the API
+ * server, and return nothing for an informer that is not running (before start, an optional type
+ * that is not served, a bucket another replica holds).
  *
  * <p>Objects returned are the cache's own instances, shared with every controller: callers must
  * not modify them. Thread-safe: the view is immutable and fabric8's stores are concurrent.
@@ -25,16 +26,18 @@ public final class ResourceCache<T extends HasMetadata> {
 
     private final Class<T> type;
     private final List<InformerEntry<T>> entries;
-    /** Per namespace when the scope is a list of namespaces; empty when one informer covers all. */
-    private final Map<String, InformerEntry<T>> byNamespace;
+    /** The informers of all namespaces (one, or one per bucket); empty when the scope is a list of namespaces. */
+    private final List<InformerEntry<T>> allNamespaces;
+    /** Per namespace when the scope is a list of namespaces (one informer each, or one per bucket). */
+    private final Map<String, List<InformerEntry<T>>> byNamespace;
 
     ResourceCache(Class<T> type, List<InformerEntry<T>> entries) {
         this.type = type;
         this.entries = List.copyOf(entries);
-        boolean perNamespace = entries.size() > 1 || entries.get(0).key().namespace() != null;
-        this.byNamespace = perNamespace
-                ? entries.stream().collect(Collectors.toUnmodifiableMap(e -> e.key().namespace(), Function.identity()))
-                : Map.of();
+        this.allNamespaces = entries.stream().filter(e -> e.key().namespace() == null).toList();
+        this.byNamespace = entries.stream().filter(e -> e.key().namespace() != null).collect(
+                Collectors.collectingAndThen(Collectors.groupingBy(e -> e.key().namespace(), Collectors.toList()),
+                        Map::copyOf));
     }
 
     public Class<T> type() {
@@ -48,12 +51,16 @@ public final class ResourceCache<T extends HasMetadata> {
 
     /** The cached object with this key, if it is cached (and in this view's scope). */
     public Optional<T> get(ObjectKey key) {
-        SharedIndexInformer<T> informer = informerFor(key.namespace());
-        if (informer == null) {
-            return Optional.empty();
-        }
         // ObjectKey.toString() is fabric8's store key: namespace/name, or name when cluster-scoped
-        return Optional.ofNullable(informer.getStore().getByKey(key.toString()));
+        String storeKey = key.toString();
+        for (InformerEntry<T> entry : entriesFor(key.namespace())) {
+            SharedIndexInformer<T> informer = entry.informer();
+            T found = informer == null ? null : informer.getStore().getByKey(storeKey);
+            if (found != null) {
+                return Optional.of(found);
+            }
+        }
+        return Optional.empty();
     }
 
     /** Every cached object in scope. */
@@ -68,17 +75,31 @@ public final class ResourceCache<T extends HasMetadata> {
         return result;
     }
 
+    /** The cached objects of one bucket of a sharded scope; empty while its informers do not run. */
+    public List<T> listBucket(int bucket) {
+        List<T> result = new ArrayList<>();
+        for (InformerEntry<T> entry : entries) {
+            SharedIndexInformer<T> informer = entry.informer();
+            if (informer != null && entry.key().bucket() == bucket) {
+                result.addAll(informer.getStore().list());
+            }
+        }
+        return result;
+    }
+
     /** The cached objects in {@code namespace}; all of them for null. */
     public List<T> list(String namespace) {
         if (namespace == null) {
             return list();
         }
-        SharedIndexInformer<T> informer = informerFor(namespace);
-        if (informer == null) {
-            return List.of();
+        List<T> result = new ArrayList<>();
+        for (InformerEntry<T> entry : entriesFor(namespace)) {
+            SharedIndexInformer<T> informer = entry.informer();
+            if (informer != null) {
+                result.addAll(informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace));
+            }
         }
-        return informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX,
-                namespace);
+        return result;
     }
 
     /** The cached objects whose index {@code indexName} contains {@code value}, as stored (unqualified). */
@@ -101,23 +122,38 @@ public final class ResourceCache<T extends HasMetadata> {
         if (namespace == null || byNamespace.isEmpty()) {
             return byIndex(indexName, Indexes.key(namespace, value));
         }
-        SharedIndexInformer<T> informer = informerFor(namespace);
-        return informer == null ? List.of() : informer.getIndexer().byIndex(indexName, Indexes.key(namespace, value));
+        List<T> result = new ArrayList<>();
+        for (InformerEntry<T> entry : entriesFor(namespace)) {
+            SharedIndexInformer<T> informer = entry.informer();
+            if (informer != null) {
+                result.addAll(informer.getIndexer().byIndex(indexName, Indexes.key(namespace, value)));
+            }
+        }
+        return result;
     }
 
-    private SharedIndexInformer<T> informerFor(String namespace) {
-        InformerEntry<T> entry = byNamespace.isEmpty() ? entries.get(0) : byNamespace.get(namespace);
-        return entry == null ? null : entry.informer();
+    /** The informers that may hold objects of {@code namespace}: those of all namespaces, or the namespace's own. */
+    private List<InformerEntry<T>> entriesFor(String namespace) {
+        if (!allNamespaces.isEmpty()) {
+            return allNamespaces;
+        }
+        return namespace == null ? List.of() : byNamespace.getOrDefault(namespace, List.of());
     }
 
-    /** Snapshots of the informers behind this view. */
+    /** Snapshots of the informers behind this view (of a sharded scope, the running ones). */
     public List<InformerStatus> statuses() {
-        return entries.stream().map(InformerEntry::status).toList();
+        return entries.stream().filter(InformerEntry::counts).map(InformerEntry::status).toList();
     }
 
-    /** True once every informer behind this view has completed its first list (or waits for an optional type). */
+    /**
+     * True once every informer behind this view has completed its first list (or waits for an
+     * optional type); of a sharded scope, every running one.
+     */
     public boolean hasSynced() {
         for (InformerEntry<T> entry : entries) {
+            if (!entry.counts()) {
+                continue;
+            }
             SharedIndexInformer<T> informer = entry.informer();
             if (!entry.waiting() && (informer == null || !informer.hasSynced())) {
                 return false;

@@ -74,27 +74,36 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
     private final Class<T> type;
     private final KubernetesSerialization serialization;
     private final UnreadableObjects unreadable;
+    /**
+     * Whether lists read from etcd ({@code resourceVersion} unset) rather than whatever the API
+     * server's watch cache holds ({@code resourceVersion=0}, fabric8's choice): a consistent list
+     * holds every write made before it, which is what a replica taking a bucket over needs.
+     */
+    private final boolean consistentLists;
     /** Whether the last list left objects out: watches are then untyped, converted event by event. */
     private volatile boolean leftObjectsOut;
 
     private TolerantListerWatcher(ListerWatcher<T, KubernetesResourceList<T>> typed,
             ListerWatcher<GenericKubernetesResource, GenericKubernetesResourceList> untyped, Class<T> type,
-            KubernetesSerialization serialization, UnreadableObjects unreadable) {
+            KubernetesSerialization serialization, UnreadableObjects unreadable, boolean consistentLists) {
         this.typed = typed;
         this.untyped = untyped;
         this.type = type;
         this.serialization = serialization;
         this.unreadable = unreadable;
+        this.consistentLists = consistentLists;
     }
 
     /**
      * An unstarted informer over {@code scoped} (the typed operation, already narrowed to a
      * namespace and the selectors) that leaves unreadable objects out instead of failing.
+     *
+     * @param consistentLists whether its lists read from etcd instead of the watch cache
      */
     @SuppressWarnings("unchecked")
     static <T extends HasMetadata> SharedIndexInformer<T> informer(KubernetesClient client, Class<T> type,
             Informable<T> scoped, String namespace, String labelSelector, List<FieldSelectors.Term> fields,
-            long resyncMillis, UnreadableObjects unreadable) {
+            long resyncMillis, UnreadableObjects unreadable, boolean consistentLists) {
         MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
                 generic = client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type));
         FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList,
@@ -114,7 +123,7 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
         TolerantListerWatcher<T> listerWatcher = new TolerantListerWatcher<>(
                 (ListerWatcher<T, KubernetesResourceList<T>>) scoped,
                 (ListerWatcher<GenericKubernetesResource, GenericKubernetesResourceList>) untyped, type,
-                client.getKubernetesSerialization(), unreadable);
+                client.getKubernetesSerialization(), unreadable, consistentLists);
         DefaultSharedIndexInformer<T, KubernetesResourceList<T>> informer = new DefaultSharedIndexInformer<>(type,
                 listerWatcher, resyncMillis, executor);
         informer.exceptionHandler(TolerantListerWatcher::retryAfter);
@@ -172,6 +181,9 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
 
     @Override
     public CompletableFuture<KubernetesResourceList<T>> submitList(ListOptions options) {
+        if (consistentLists && "0".equals(options.getResourceVersion())) {
+            options = new ListOptionsBuilder(options).withResourceVersion(null).build();
+        }
         ListOptions copy = new ListOptionsBuilder(options).build(); // the typed call may adjust its options
         boolean firstPage = options.getContinue() == null;
         return typed.submitList(options).thenApply(list -> {

@@ -121,6 +121,11 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
         return true;
     }
 
+    /** How many primaries this controller caches now (sharded: this replica's share). */
+    public int cachedPrimaries() {
+        return primaryCache.list().size();
+    }
+
     /** The primary objects' cache. */
     ResourceCache<T> primaryCache() {
         return primaryCache;

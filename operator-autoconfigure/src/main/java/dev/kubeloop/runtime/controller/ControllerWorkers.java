@@ -98,9 +98,10 @@ public final class ControllerWorkers<T extends HasMetadata> {
      * @param recentErrors how many failed reconciles each controller keeps for its status
      * @param readYourWrites whether reads get a controller's own writes while its caches are older
      *     (when off, such stale reads are only counted)
+     * @param fence admits each reconcile (sharding: only primaries of the buckets this replica holds)
      */
     public record Services(KubernetesClient client, InformerRegistry informers, ReconcileTimeouts timeouts,
-            Clock clock, int recentErrors, boolean readYourWrites) {
+            Clock clock, int recentErrors, boolean readYourWrites, ReconcileFence fence) {
     }
 
     /**
@@ -144,8 +145,10 @@ public final class ControllerWorkers<T extends HasMetadata> {
         }
         EventPredicate<T> primaryEvents = primaryFilter;
         EnqueueRequestForObject<T> primaryHandler = new EnqueueRequestForObject<>(queue);
+        // sharded (when the registry shards): a replica caches the primaries of the buckets it holds, and the
+        // objects they own, which carry their owner's slot label
         this.primaryCache = register(informers, config.primaryType(), CacheRequest.of(config.primaryType())
-                .namespaces(config.namespaces()).labelSelector(config.labelSelector())
+                .namespaces(config.namespaces()).labelSelector(config.labelSelector()).sharded(true)
                 .optional(declared.optionalPrimary()).resync(config.resyncPeriod())
                 .handlers(informer -> new InformerEventAdapter<>(observer, primaryEvents, primaryHandler, informer)), declared);
         List<ResourceCache<?>> all = new ArrayList<>(List.of(primaryCache));
@@ -159,10 +162,10 @@ public final class ControllerWorkers<T extends HasMetadata> {
         }
         Class<?> reconcilerClass = config.reconcilerClass() != null ? config.reconcilerClass() : reconciler.getClass();
         ControllerWrites writes = new ControllerWrites(config, services.client(), caches, tracker, events, writeStats,
-                listener);
+                listener, informers.shards().orElse(null));
         this.handler = new ReconcileHandler<>(config, reconciler, queue, primaryCache, caches,
                 Set.copyOf(config.owns()), services.client(), events, services.timeouts(), finalizers, activity,
-                listener, writes, tracker, LoggerFactory.getLogger(reconcilerClass));
+                listener, writes, tracker, services.fence(), LoggerFactory.getLogger(reconcilerClass));
         this.controller = new Controller<>(config, queue, primaryCache, all, activity, finalizers.finalizer(), this,
                 writeStats, tracker);
     }
@@ -170,7 +173,7 @@ public final class ControllerWorkers<T extends HasMetadata> {
     private <R extends HasMetadata> ResourceCache<R> registerOwned(InformerRegistry informers, Class<R> type,
             EnqueueRequestForOwner ownerHandler, WatchDeclarations<T> declared) {
         return register(informers, type, CacheRequest.of(type).namespaces(config.namespaces()).ownerIndex(true)
-                .handlers(informer -> new InformerEventAdapter<R>(observer, Predicates.all(), ownerHandler, informer)), declared);
+                .sharded(true).handlers(informer -> new InformerEventAdapter<R>(observer, Predicates.all(), ownerHandler, informer)), declared);
     }
 
     private <R extends HasMetadata> ResourceCache<R> registerWatch(InformerRegistry informers, Watch<R> watch,
@@ -247,6 +250,16 @@ public final class ControllerWorkers<T extends HasMetadata> {
      */
     public void enqueueAllPrimaries() {
         primaryCache.list().stream().map(ObjectKey::of).sorted(LIST_ORDER)
+                .forEach(key -> queue.add(key, WorkQueue.LOW_PRIORITY));
+    }
+
+    /**
+     * Queues every cached primary of one bucket at {@link WorkQueue#LOW_PRIORITY}, in list order:
+     * a replica that takes a bucket over reconciles all of it once, as a new leader does with
+     * everything (its previous holder may have been cut short anywhere).
+     */
+    public void enqueueBucket(int bucket) {
+        primaryCache.listBucket(bucket).stream().map(ObjectKey::of).sorted(LIST_ORDER)
                 .forEach(key -> queue.add(key, WorkQueue.LOW_PRIORITY));
     }
 

@@ -7,6 +7,7 @@ import dev.kubeloop.api.EventRecorder;
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.TerminalException;
 import dev.kubeloop.runtime.cache.OwnerIndex;
+import dev.kubeloop.runtime.cache.ShardLayout;
 import dev.kubeloop.runtime.client.AppliedState;
 import dev.kubeloop.runtime.client.ResourceCopies;
 import dev.kubeloop.runtime.client.ServerSideApply;
@@ -53,7 +54,9 @@ import java.util.function.Supplier;
  *
  * <p>Owned objects: for a type the reconciler owns, apply adds the controller owner reference to
  * the primary and the label {@value #APPLIED_BY}; pruning deletes the owned objects that carry the
- * label but that a reconcile did not apply.
+ * label but that a reconcile did not apply. A sharded replica also labels them with their owner's
+ * slot ({@link ShardLayout#labelsFollowing}), so that they are cached by the replica that holds
+ * their owner.
  *
  * <p>Thread-safety and state ownership: the fingerprints are a concurrent map written by the
  * workers after each apply; a {@link Scope} belongs to one reconcile (one worker thread).
@@ -73,6 +76,8 @@ final class ControllerWrites {
     private final EventRecorder events;
     private final WriteStats stats;
     private final ControllerListener listener;
+    /** The slot label owned objects carry; null when this replica is not sharded. */
+    private final ShardLayout shards;
     private final ConcurrentHashMap<Applied, Fingerprint> fingerprints = new ConcurrentHashMap<>();
 
     /** One object as one field manager applies it. */
@@ -84,7 +89,8 @@ final class ControllerWrites {
     }
 
     ControllerWrites(ControllerConfig<?> config, KubernetesClient client, ControllerCaches caches,
-            WriteTracker tracker, EventRecorder events, WriteStats stats, ControllerListener listener) {
+            WriteTracker tracker, EventRecorder events, WriteStats stats, ControllerListener listener,
+            ShardLayout shards) {
         this.controller = config.name();
         this.fieldManager = config.fieldManager();
         this.ownedTypes = Set.copyOf(config.owns());
@@ -95,6 +101,7 @@ final class ControllerWrites {
         this.events = events;
         this.stats = stats;
         this.listener = listener;
+        this.shards = shards;
     }
 
     /**
@@ -196,6 +203,9 @@ final class ControllerWrites {
         Map<String, String> labels = body.getMetadata().getLabels() == null ? new HashMap<>()
                 : new HashMap<>(body.getMetadata().getLabels());
         labels.put(APPLIED_BY, controller);
+        if (shards != null) {
+            labels.putAll(shards.labelsFollowing(primary));
+        }
         body.getMetadata().setLabels(labels);
     }
 

@@ -61,6 +61,7 @@ final class ReconcileHandler<T extends HasMetadata> {
     private final ControllerListener listener;
     private final ControllerWrites writes;
     private final WriteTracker tracker;
+    private final ReconcileFence fence;
     /**
      * Each key's conflicts since its last success, apart from the queue's rate limiter (see
      * {@link ReconcileOutcome}); a key's retry count is its failures of both kinds.
@@ -73,7 +74,7 @@ final class ReconcileHandler<T extends HasMetadata> {
             ResourceCache<T> cache, ControllerCaches caches, Set<Class<?>> ownedTypes, KubernetesClient client,
             EventRecorder events, ReconcileTimeouts timeouts, FinalizerProtocol<T> finalizers,
             ReconcileActivity activity, ControllerListener listener, ControllerWrites writes, WriteTracker tracker,
-            Logger reconcilerLog) {
+            ReconcileFence fence, Logger reconcilerLog) {
         this.config = config;
         this.reconciler = reconciler;
         this.queue = queue;
@@ -89,6 +90,7 @@ final class ReconcileHandler<T extends HasMetadata> {
         this.listener = listener;
         this.writes = writes;
         this.tracker = tracker;
+        this.fence = fence;
         this.reconcilerLog = reconcilerLog;
     }
 
@@ -109,36 +111,40 @@ final class ReconcileHandler<T extends HasMetadata> {
         try {
             listener.reconcileStarted(key);
             T cached = cache.get(key).orElse(null);
-            if (cached == null) {
+            // sharding: another replica's primary (its bucket is not held here, or is being handed over) is not ours
+            ReconcileFence.Permit permit = cached == null ? null : fence.enter(cached);
+            if (permit == null) {
                 outcome = ReconcileOutcome.GONE;
             } else {
-                // read-your-writes: never start on a cache older than the previous reconcile's own writes
-                T current = tracker.fresher(WriteTracker.Ref.of(cached), cached).orElse(cached);
-                object = ResourceCopies.deepCopy(client.getKubernetesSerialization(), current);
-                Result result = null;
-                boolean timedOut;
-                MDC.put(MDC_CONTROLLER, config.name());
-                MDC.put(MDC_KEY, key.toString());
-                MDC.put(MDC_RECONCILE_ID, ReconcileIds.next());
-                ReconcileTimeouts.Deadline deadline = timeouts.start(config.reconcileTimeout());
-                try {
-                    result = invoke(key, retries, object, current);
-                    if (result == null) {
-                        error = new IllegalStateException("the reconciler returned null instead of a Result");
+                try (permit) {
+                    // read-your-writes: never start on a cache older than the previous reconcile's own writes
+                    T current = tracker.fresher(WriteTracker.Ref.of(cached), cached).orElse(cached);
+                    object = ResourceCopies.deepCopy(client.getKubernetesSerialization(), current);
+                    Result result = null;
+                    boolean timedOut;
+                    MDC.put(MDC_CONTROLLER, config.name());
+                    MDC.put(MDC_KEY, key.toString());
+                    MDC.put(MDC_RECONCILE_ID, ReconcileIds.next());
+                    ReconcileTimeouts.Deadline deadline = timeouts.start(config.reconcileTimeout());
+                    try {
+                        result = invoke(key, retries, object, current);
+                        if (result == null) {
+                            error = new IllegalStateException("the reconciler returned null instead of a Result");
+                        }
+                    } catch (Throwable e) { // a worker must survive anything the reconciler throws
+                        error = e;
+                    } finally {
+                        timedOut = deadline.finish();
+                        MDC.remove(MDC_CONTROLLER);
+                        MDC.remove(MDC_KEY);
+                        MDC.remove(MDC_RECONCILE_ID);
                     }
-                } catch (Throwable e) { // a worker must survive anything the reconciler throws
-                    error = e;
-                } finally {
-                    timedOut = deadline.finish();
-                    MDC.remove(MDC_CONTROLLER);
-                    MDC.remove(MDC_KEY);
-                    MDC.remove(MDC_RECONCILE_ID);
-                }
-                if (error == null) {
-                    outcome = ReconcileOutcome.of(result);
-                    delay = result.delay();
-                } else {
-                    outcome = timedOut ? ReconcileOutcome.TIMEOUT : ReconcileOutcome.of(error);
+                    if (error == null) {
+                        outcome = ReconcileOutcome.of(result);
+                        delay = result.delay();
+                    } else {
+                        outcome = timedOut ? ReconcileOutcome.TIMEOUT : ReconcileOutcome.of(error);
+                    }
                 }
             }
         } finally {

@@ -11,10 +11,12 @@ import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.Settings;
 import dev.kubeloop.runtime.cache.InformerRegistry;
 import dev.kubeloop.runtime.cache.InformerStatus;
+import dev.kubeloop.runtime.cache.ShardLayout;
 import dev.kubeloop.runtime.cache.ServedResourceCheck;
 import dev.kubeloop.runtime.controller.Controller;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.runtime.controller.ControllerWorkers;
+import dev.kubeloop.runtime.controller.ReconcileFence;
 import dev.kubeloop.runtime.controller.ReconcileTimeouts;
 import dev.kubeloop.runtime.event.EventBroadcaster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -30,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,6 +101,8 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
     private final EventBroadcaster events;
     private final ReconcileTimeouts timeouts = new ReconcileTimeouts();
     private final WorkGate gate;
+    /** What every reconcile passes: the gate's (sharding admits only the buckets this replica holds). */
+    private final ReconcileFence fence;
     private final GatedWorkers workers = new GatedWorkers();
     // written under this lock; read without it (register only happens before start)
     private final Map<String, ControllerWorkers<?>> controllers = new LinkedHashMap<>();
@@ -117,7 +122,9 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         this.gate = builder.gate;
         this.events = new EventBroadcaster(client);
         this.informers = new InformerRegistry(client, builder.stripManagedFields, builder.listPageSize,
-                builder.optionalTypePollInterval, observers::informerFailed, events.recorderFor(INFORMER_EVENT_SOURCE));
+                builder.optionalTypePollInterval, observers::informerFailed, events.recorderFor(INFORMER_EVENT_SOURCE),
+                gate.shardLayout().orElse(null));
+        this.fence = gate.fence();
     }
 
     public static Builder builder(KubernetesClient client) {
@@ -147,7 +154,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
                     "Give each reconciler a unique name with @Reconciler(name = ...).", config.name(), "name", null);
         }
         ControllerWorkers<T> controller = new ControllerWorkers<>(effective, reconciler,
-                new ControllerWorkers.Services(client, informers, timeouts, clock, recentErrors, readYourWrites),
+                new ControllerWorkers.Services(client, informers, timeouts, clock, recentErrors, readYourWrites, fence),
                 events.recorderFor(config.name()), rateLimiters.get(), observers.controllerRegistered(config));
         controllers.put(config.name(), controller);
         Map<String, Controller<?>> views = new LinkedHashMap<>();
@@ -259,6 +266,11 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
     /** Whether this replica acts (leader election), for health, metrics and the actuator endpoint. */
     public LeadershipState leadership() {
         return gate.state();
+    }
+
+    /** The ring this replica shards the work with, if it does. */
+    public Optional<ShardingState> sharding() {
+        return gate.sharding();
     }
 
     /** Whether the workers are taking work: running, and (with leader election) leading. */
@@ -399,6 +411,11 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
             return running;
         }
 
+        @Override
+        public Optional<ShardControl> shards() {
+            return informers.shards().map(layout -> new ManagerShards(layout));
+        }
+
         synchronized void beginShutdown() {
             accepting = false;
             controllers.values().forEach(ControllerWorkers::beginShutdown);
@@ -409,6 +426,49 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
             for (ControllerWorkers<?> controller : controllers.values()) {
                 controller.stopWorkers(Duration.ofMillis(100));
             }
+        }
+    }
+
+    /** The manager's sharded caches and queues, as a sharding gate drives them; stateless. */
+    private final class ManagerShards implements ShardControl {
+        private final ShardLayout layout;
+
+        ManagerShards(ShardLayout layout) {
+            this.layout = layout;
+        }
+
+        @Override
+        public ShardLayout layout() {
+            return layout;
+        }
+
+        @Override
+        public CompletableFuture<Void> startBucket(int bucket) {
+            return informers.startBucket(bucket);
+        }
+
+        @Override
+        public void stopBucket(int bucket) {
+            informers.stopBucket(bucket);
+        }
+
+        @Override
+        public void enqueueBucket(int bucket) {
+            controllers.values().forEach(controller -> controller.enqueueBucket(bucket));
+        }
+
+        @Override
+        public List<PrimaryScope> primaries() {
+            return published.values().stream().map(controller -> new PrimaryScope(controller.name(),
+                    controller.config().primaryType(), controller.config().namespaces(),
+                    controller.config().labelSelector())).toList();
+        }
+
+        @Override
+        public Map<String, Integer> cachedPrimaries() {
+            Map<String, Integer> cached = new LinkedHashMap<>();
+            published.values().forEach(controller -> cached.put(controller.name(), controller.cachedPrimaries()));
+            return cached;
         }
     }
 

@@ -1,6 +1,9 @@
 package dev.kubeloop.runtime.manager;
 
+import dev.kubeloop.runtime.cache.ShardLayout;
+import dev.kubeloop.runtime.controller.ReconcileFence;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Decides when the workers of a running {@link ControllerManager} take work. The manager starts
@@ -14,6 +17,12 @@ import java.time.Duration;
  * so that a Lease is released only once this replica has stopped acting, and a standby taking over
  * at once never overlaps with it. {@code close} is also called after a failed start, possibly
  * without {@code open}.
+ *
+ * <p>A gate may also split the work by shards (sharding, {@code dev.kubeloop.sharding}): it then
+ * gives the manager a {@link #shardLayout()}, by which the manager splits its caches into buckets
+ * whose informers the gate starts and stops ({@link Workers#shards()}), and a {@link #fence()}
+ * that admits only the primaries of the buckets this replica holds. Such a gate starts the workers
+ * at once; which keys they may reconcile is the fence's business.
  *
  * <p>Implementations are thread-safe: {@link #state()} is read by health and metrics at any time,
  * and the gate calls its {@link Workers} from its own threads. A gate must not call
@@ -36,6 +45,24 @@ public interface WorkGate {
 
     /** Whether this replica acts, and why; never null. */
     LeadershipState state();
+
+    /**
+     * How the manager splits its caches when this gate shards the work; empty (the default) when
+     * it does not. Read once, when the manager is built.
+     */
+    default Optional<ShardLayout> shardLayout() {
+        return Optional.empty();
+    }
+
+    /** What every reconcile passes first; read once, when the manager is built. Default: admits everything. */
+    default ReconcileFence fence() {
+        return ReconcileFence.OPEN;
+    }
+
+    /** The ring, when this gate shards the work; empty otherwise. */
+    default Optional<ShardingState> sharding() {
+        return Optional.empty();
+    }
 
     /** A gate that opens as soon as the caches have synced: every replica works (no leader election). */
     static WorkGate alwaysOpen() {
@@ -82,5 +109,10 @@ public interface WorkGate {
 
         /** Whether the workers are taking work. */
         boolean running();
+
+        /** The manager's sharded caches, when the gate gave it a {@link WorkGate#shardLayout()}. */
+        default Optional<ShardControl> shards() {
+            return Optional.empty();
+        }
     }
 }
