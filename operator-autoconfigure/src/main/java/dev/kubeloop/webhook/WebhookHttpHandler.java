@@ -21,6 +21,9 @@ final class WebhookHttpHandler implements HttpHandler {
     /** controller-runtime's limit (7 MiB): an object and its old state, each up to etcd's 1.5 MiB, with room. */
     static final int MAX_BODY_BYTES = 7 * 1024 * 1024;
 
+    /** How much of a too large body is read and dropped before the 413 (not kept: read in 8 KiB pieces). */
+    static final long DRAIN_BYTES = 4L * MAX_BODY_BYTES;
+
     private static final Logger log = LoggerFactory.getLogger(WebhookServer.class);
 
     private final Webhooks webhooks;
@@ -84,13 +87,21 @@ final class WebhookHttpHandler implements HttpHandler {
         return webhook.handle(body);
     }
 
-    /** The body, or null if it is longer than the limit (reading stops there). */
+    /**
+     * The body, or null if it is longer than the limit. What is beyond the limit is read and
+     * dropped, up to {@value #DRAIN_BYTES} more bytes, so that closing the connection with unread
+     * data does not reset it before the client has read the 413.
+     */
     private static byte[] readBody(InputStream in) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream(8192);
         byte[] buffer = new byte[8192];
         int read;
         while ((read = in.read(buffer)) >= 0) {
             if (body.size() + read > MAX_BODY_BYTES) {
+                long dropped = read;
+                while (dropped < DRAIN_BYTES && (read = in.read(buffer)) >= 0) {
+                    dropped += read;
+                }
                 return null;
             }
             body.write(buffer, 0, read);

@@ -126,6 +126,11 @@ public final class WebhookServer {
         return boundPort;
     }
 
+    /** The port it was asked to listen on (0: any free port). */
+    public int requestedPort() {
+        return port;
+    }
+
     public InetAddress address() {
         return address;
     }

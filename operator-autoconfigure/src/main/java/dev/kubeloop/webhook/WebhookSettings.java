@@ -2,6 +2,7 @@ package dev.kubeloop.webhook;
 
 import dev.kubeloop.runtime.Setting;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The catalog of the webhook server's settings ({@code kubeloop.webhook.*}), their one definition:
@@ -19,9 +20,14 @@ public final class WebhookSettings {
     public static final Setting<Integer> PORT = Setting.of("webhook.port", 9443,
             "a port number from 0 to 65535 (0: any free port)", port -> port >= 0 && port <= 65535);
 
-    /** The address to listen on. */
-    public static final Setting<String> ADDRESS = Setting.any("webhook.address", "0.0.0.0",
-            "an IP address or host name of this machine, such as 0.0.0.0 or 127.0.0.1");
+    // before ADDRESS, which uses it while the class initializes
+    private static final Pattern HOST = Pattern.compile(
+            "[0-9a-fA-F:.%]+|[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?)*");
+
+    /** The address to listen on: checked by its form here, resolved at start-up. */
+    public static final Setting<String> ADDRESS = Setting.of("webhook.address", "0.0.0.0",
+            "an IP address or host name of this machine, such as 0.0.0.0 or 127.0.0.1",
+            address -> HOST.matcher(address.trim()).matches());
 
     /** The Spring Boot SSL bundle with the serving certificate and key. */
     public static final Setting<String> SSL_BUNDLE = Setting.of("webhook.ssl-bundle", "webhook",
