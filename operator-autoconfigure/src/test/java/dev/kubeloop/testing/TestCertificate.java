@@ -1,10 +1,10 @@
 package dev.kubeloop.testing;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -15,6 +15,7 @@ import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Date;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
@@ -26,7 +27,6 @@ import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
@@ -63,10 +63,14 @@ public record TestCertificate(X509Certificate certificate, KeyPair keys) {
     public void writeTo(Path directory) {
         try {
             Files.createDirectories(directory);
-            Files.writeString(directory.resolve("tls.crt"), pem(certificate));
-            Files.writeString(directory.resolve("tls.key"), pem(keys.getPrivate()));
+            Files.writeString(directory.resolve("tls.crt"), pem("CERTIFICATE", certificate.getEncoded()));
+            // PKCS#8: Spring Boot 4.1.1 misreads Bouncy Castle's SEC1 ("EC PRIVATE KEY") output of a JDK key
+            // (its signatures do not verify); OpenSSL's, cert-manager's and Helm's SEC1 keys read fine
+            Files.writeString(directory.resolve("tls.key"), pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -86,11 +90,8 @@ public record TestCertificate(X509Certificate certificate, KeyPair keys) {
         }
     }
 
-    private static String pem(Object object) throws IOException {
-        StringWriter out = new StringWriter();
-        try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
-            writer.writeObject(object);
-        }
-        return out.toString();
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(der) + "\n-----END " + type + "-----\n";
     }
 }
