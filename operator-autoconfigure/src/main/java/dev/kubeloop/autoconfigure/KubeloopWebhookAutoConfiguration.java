@@ -24,13 +24,13 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Serves the application's validators, defaulters and converters ({@code dev.kubeloop.api.webhook}
- * beans) over HTTPS on {@code kubeloop.webhook.port}, with the certificate of the SSL bundle
- * {@code kubeloop.webhook.ssl-bundle}, reloaded when its files change. Adds the webhook metrics
- * when there is a {@link MeterRegistry}, and the {@code webhook} health contributor to the readiness
- * group. Active when Kubeloop is, the application has at least one such bean, and
- * {@code kubeloop.webhook.enabled} is not false. Only glue: the server is
- * {@code dev.kubeloop.webhook.WebhookServer}.
+ * Collects the application's validators, defaulters and converters ({@code dev.kubeloop.api.webhook}
+ * beans) into {@link Webhooks}, and, unless {@code kubeloop.webhook.enabled} is false, serves them
+ * over HTTPS on {@code kubeloop.webhook.port} with the certificate of the SSL bundle
+ * {@code kubeloop.webhook.ssl-bundle}, reloaded when its files change; with the webhook metrics
+ * when there is a {@link MeterRegistry}, and the {@code webhook} health contributor in the
+ * readiness group. Active when Kubeloop is and the application has at least one such bean. Only
+ * glue: the server is {@code dev.kubeloop.webhook.WebhookServer}.
  */
 @AutoConfiguration(after = {KubeloopAutoConfiguration.class, SslAutoConfiguration.class}, afterName = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -49,22 +49,29 @@ public final class KubeloopWebhookAutoConfiguration {
         return WebhookBeans.collect(beanFactory, kubernetesClient.getKubernetesSerialization());
     }
 
-    @Bean
-    @ConditionalOnMissingBean
-    WebhookServer kubeloopWebhookServer(Webhooks kubeloopWebhooks, KubeloopProperties properties,
-            SslBundles sslBundles, ObjectProvider<WebhookObserver> observers) {
-        List<WebhookObserver> all = observers.orderedStream().toList();
-        return WebhookServerFactory.create(kubeloopWebhooks, properties.getWebhook(), sslBundles,
-                all.isEmpty() ? List.of(WebhookObserver.none()) : all);
-    }
+    /** The HTTPS server, unless {@code kubeloop.webhook.enabled} is false. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(OnWebhookServerEnabledCondition.class)
+    static class Server {
 
-    @Bean
-    WebhookServerLifecycle kubeloopWebhookServerLifecycle(WebhookServer kubeloopWebhookServer) {
-        return new WebhookServerLifecycle(kubeloopWebhookServer);
+        @Bean
+        @ConditionalOnMissingBean
+        WebhookServer kubeloopWebhookServer(Webhooks kubeloopWebhooks, KubeloopProperties properties,
+                SslBundles sslBundles, ObjectProvider<WebhookObserver> observers) {
+            List<WebhookObserver> all = observers.orderedStream().toList();
+            return WebhookServerFactory.create(kubeloopWebhooks, properties.getWebhook(), sslBundles,
+                    all.isEmpty() ? List.of(WebhookObserver.none()) : all);
+        }
+
+        @Bean
+        WebhookServerLifecycle kubeloopWebhookServerLifecycle(WebhookServer kubeloopWebhookServer) {
+            return new WebhookServerLifecycle(kubeloopWebhookServer);
+        }
     }
 
     /** controller-runtime's webhook metrics, when the application has a registry. */
     @Configuration(proxyBeanMethods = false)
+    @Conditional(OnWebhookServerEnabledCondition.class)
     @ConditionalOnClass(MeterRegistry.class)
     @ConditionalOnBean(MeterRegistry.class)
     static class Metrics {
@@ -78,6 +85,7 @@ public final class KubeloopWebhookAutoConfiguration {
 
     /** The {@code webhook} health contributor, a member of the readiness group. */
     @Configuration(proxyBeanMethods = false)
+    @Conditional(OnWebhookServerEnabledCondition.class)
     @ConditionalOnClass(HealthIndicator.class)
     @ConditionalOnEnabledHealthIndicator("webhook")
     static class Health {

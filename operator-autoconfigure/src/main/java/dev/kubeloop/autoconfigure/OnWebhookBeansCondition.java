@@ -1,6 +1,5 @@
 package dev.kubeloop.autoconfigure;
 
-import dev.kubeloop.webhook.WebhookSettings;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
@@ -9,9 +8,8 @@ import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * The webhook server is wanted: {@code kubeloop.webhook.enabled} is not false (a value that is not
- * a boolean fails startup, naming it) and the application declares a validator, defaulter or
- * converter. Evaluated when beans are registered, after the application's own configuration.
+ * The application declares a validator, defaulter or converter. Evaluated when beans are
+ * registered, after the application's own configuration.
  */
 final class OnWebhookBeansCondition extends SpringBootCondition implements ConfigurationCondition {
 
@@ -22,17 +20,10 @@ final class OnWebhookBeansCondition extends SpringBootCondition implements Confi
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        String property = WebhookSettings.ENABLED.property();
-        Boolean enabled = BooleanConditionProperty.read(context.getEnvironment(), property,
-                "(webhooks are served whenever the application has a validator, defaulter or converter)");
-        if (enabled != null && !enabled) {
-            return ConditionOutcome.noMatch(property + " is false");
-        }
         ConfigurableListableBeanFactory beans = context.getBeanFactory();
         if (beans == null || !WebhookBeans.present(beans)) {
             return ConditionOutcome.noMatch("no Validator, Defaulter or SpokeConverter bean");
         }
-        return ConditionOutcome.match("a Validator, Defaulter or SpokeConverter bean, and " + property
-                + " is not false");
+        return ConditionOutcome.match("a Validator, Defaulter or SpokeConverter bean");
     }
 }
