@@ -47,7 +47,12 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{ include "sample-operator.fullname" . }}-metrics
 {{- end }}
 
-{{/* What the operator does to Websites and the objects it owns: the rules of its (Cluster)Role. */}}
+{{/*
+What the operator does to Websites and the objects it owns: the rules of its (Cluster)Role. No
+delete: owned objects go with their Website through Kubernetes' garbage collector (owner
+references), so the operator never deletes anything itself, and in the cluster-wide mode it cannot
+delete ConfigMaps, Services or Deployments of other namespaces (kube-system included).
+*/}}
 {{- define "sample-operator.workloadRules" -}}
 - apiGroups: ["sample.kubeloop.dev"]
   resources: ["websites"]
@@ -60,10 +65,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   verbs: ["update"]
 - apiGroups: [""]
   resources: ["configmaps", "services"]
-  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+  verbs: ["get", "list", "watch", "create", "patch", "update"]
 - apiGroups: ["apps"]
   resources: ["deployments"]
-  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+  verbs: ["get", "list", "watch", "create", "patch", "update"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]

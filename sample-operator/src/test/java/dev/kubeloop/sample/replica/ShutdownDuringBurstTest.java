@@ -80,7 +80,7 @@ class ShutdownDuringBurstTest {
         try (OperatorProcess first = replica("replica-1", directory)) {
             kit.await(first + " holds the Lease", STARTUP, () -> "replica-1".equals(holder()));
             websites.awaitConverged(kit, "replica-1 reconciled every Website", SITES, CONVERGENCE);
-            names.forEach(name -> websites.setPage(name, "v2"));
+            names.forEach(name -> websites.setHtml(name, "v2"));
             kit.await(first + " has both workers inside reconciles of the burst", Duration.ofSeconds(60),
                     () -> first.journal().running().size() == 2);
             held = lease().getSpec();

@@ -31,7 +31,7 @@ public final class SpecUpdates implements AutoCloseable {
             long n = next.getAndIncrement();
             String name = names.get((int) (n % names.size()));
             try {
-                websites.setPage(name, "u" + n);
+                websites.setHtml(name, "u" + n);
                 done.incrementAndGet();
             } catch (RuntimeException e) {
                 // a change the API server refused is not the operator's business; count it and go on

@@ -53,7 +53,7 @@ public final class Websites {
      */
     public void setHtml(String name, String html) {
         client.resources(Website.class).inNamespace(namespace).withName(name)
-                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"html\":\"" + html + "\"}}");
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"page\":\"" + html + "\"}}");
     }
 
     /**
