@@ -116,6 +116,26 @@ public final class TestCertificates {
         return Base64.getEncoder().encodeToString(caPem().getBytes(StandardCharsets.US_ASCII));
     }
 
+    /** The serving certificate and its key as a key manager, for a {@code ServerTls} built by hand. */
+    public javax.net.ssl.X509ExtendedKeyManager keyManager() {
+        try {
+            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            store.setKeyEntry("webhook", servingKeys.getPrivate(), new char[0], new X509Certificate[] {serving});
+            javax.net.ssl.KeyManagerFactory factory = javax.net.ssl.KeyManagerFactory.getInstance(
+                    javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            factory.init(store, new char[0]);
+            for (javax.net.ssl.KeyManager manager : factory.getKeyManagers()) {
+                if (manager instanceof javax.net.ssl.X509ExtendedKeyManager x509) {
+                    return x509;
+                }
+            }
+            throw new IllegalStateException("no X.509 key manager");
+        } catch (java.security.GeneralSecurityException | IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public X509Certificate ca() {
         return ca;
     }
