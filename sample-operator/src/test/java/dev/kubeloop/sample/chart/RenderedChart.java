@@ -28,9 +28,11 @@ public final class RenderedChart {
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private final List<HasMetadata> objects;
+    private final String manifest;
 
-    private RenderedChart(List<HasMetadata> objects) {
+    private RenderedChart(List<HasMetadata> objects, String manifest) {
         this.objects = objects;
+        this.manifest = manifest;
     }
 
     /** Rendered for a current Kubernetes ({@value #KUBE_VERSION}), as {@code helm install} would render it there. */
@@ -57,7 +59,8 @@ public final class RenderedChart {
         }
         template.set("webhooks.certificate.keepAcrossUpgrades", "false");
         values.forEach(template::set);
-        return new RenderedChart(parse(template.call()));
+        String manifest = template.call();
+        return new RenderedChart(parse(manifest), manifest);
     }
 
     static List<HasMetadata> parse(String manifests) {
@@ -68,6 +71,11 @@ public final class RenderedChart {
             }
         }
         return objects;
+    }
+
+    /** The rendered manifest as Helm printed it: what {@code kubectl apply -f} takes. */
+    public String manifest() {
+        return manifest;
     }
 
     public List<HasMetadata> all() {
