@@ -16,6 +16,22 @@ import org.springframework.context.annotation.Import;
 @Import(ChartRbacE2ETest.OperatorUnderChartRbac.class)
 class ClusterChartRbacE2ETest extends ChartRbacE2ETest {
 
+    /**
+     * The reach docs/security.md admits: cluster-wide, the operator may create and change
+     * ConfigMaps, Services and Deployments in every namespace, kube-system included (RBAC cannot
+     * narrow a verb to the objects one creates); it can delete none of them, nor read Secrets.
+     */
+    @Test
+    void theClusterWideReachIsWhatTheSecurityReviewSays() {
+        assertThat(rbac.allows("update", "", "configmaps", "kube-system")).isTrue();
+        assertThat(rbac.allows("create", "apps", "deployments", "kube-system")).isTrue();
+        assertThat(rbac.allows("patch", "", "services", "kube-system")).isTrue();
+        assertThat(rbac.allows("delete", "", "configmaps", "kube-system")).isFalse();
+        assertThat(rbac.allows("delete", "apps", "deployments", "kube-system")).isFalse();
+        assertThat(rbac.allows("get", "", "secrets", "kube-system")).isFalse();
+        assertThat(rbac.allows("update", "", "configmaps", kit.namespace())).isTrue();
+    }
+
     @Test
     void theChartGrantsTheWorkloadRulesClusterWide() {
         assertThat(rbac.objects()).anyMatch(object -> object.startsWith("ClusterRole "))
