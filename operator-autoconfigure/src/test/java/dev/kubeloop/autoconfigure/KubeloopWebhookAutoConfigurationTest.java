@@ -133,6 +133,33 @@ class KubeloopWebhookAutoConfigurationTest {
         });
     }
 
+    /**
+     * How the kubelet updates a Secret volume: the files are symlinks through {@code ..data}, a
+     * symlink to a timestamped directory, swapped by an atomic rename when the Secret changes.
+     */
+    @Test
+    void aRenewedCertificateIsServedWhenTheSecretVolumeIsSwappedAsTheKubeletDoes() throws Exception {
+        TestCertificate first = TestCertificate.create(Duration.ofHours(1));
+        first.writeTo(certificates.resolve("..2026_01_01_first"));
+        java.nio.file.Files.createSymbolicLink(certificates.resolve("..data"), Path.of("..2026_01_01_first"));
+        java.nio.file.Files.createSymbolicLink(certificates.resolve("tls.crt"), Path.of("..data/tls.crt"));
+        java.nio.file.Files.createSymbolicLink(certificates.resolve("tls.key"), Path.of("..data/tls.key"));
+        runner().withBean(WidgetValidator.class).run(context -> {
+            WebhookServer server = context.getBean(WebhookServer.class);
+            assertThat(createWidget(server, first, 1).statusCode()).isEqualTo(200);
+
+            TestCertificate renewed = TestCertificate.create(Duration.ofHours(2));
+            renewed.writeTo(certificates.resolve("..2026_01_02_renewed"));
+            Path next = certificates.resolve("..data_tmp");
+            java.nio.file.Files.createSymbolicLink(next, Path.of("..2026_01_02_renewed"));
+            java.nio.file.Files.move(next, certificates.resolve("..data"),
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+            await("the renewed certificate served").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .ignoreExceptions().until(() -> createWidget(server, renewed, 1).statusCode() == 200);
+        });
+    }
+
     @Test
     void noWebhookBeanMeansNoServerAndNoCertificateNeeded() {
         bare().run(context -> {
