@@ -61,6 +61,26 @@ class HelmChartWebhooksTest {
         assertThat(chart.kinds()).doesNotContain("Certificate", "Issuer");
     }
 
+    /** The operator's SSL bundle reads the chart's PEM key (Helm's genSignedCert: PKCS#1 RSA) as the key of the certificate. */
+    @Test
+    void springBootReadsTheChartsKeyAsTheKeyOfItsCertificate() throws Exception {
+        Secret secret = RenderedChart.render(Map.of()).all(Secret.class).stream()
+                .filter(s -> s.getMetadata().getName().equals(SECRET)).findFirst().orElseThrow();
+        String pemKey = new String(Base64.getDecoder().decode(secret.getData().get("tls.key")),
+                java.nio.charset.StandardCharsets.US_ASCII);
+        java.security.PrivateKey key = org.springframework.boot.ssl.pem.PemContent.of(pemKey).getPrivateKey();
+        X509Certificate serving = certificate(secret.getData().get("tls.crt"));
+
+        java.security.Signature signer = java.security.Signature.getInstance("SHA256with" + key.getAlgorithm());
+        signer.initSign(key);
+        signer.update(new byte[] {1, 2, 3});
+        byte[] signature = signer.sign();
+        java.security.Signature verifier = java.security.Signature.getInstance("SHA256with" + key.getAlgorithm());
+        verifier.initVerify(serving.getPublicKey());
+        verifier.update(new byte[] {1, 2, 3});
+        assertThat(verifier.verify(signature)).isTrue();
+    }
+
     @Test
     void theWebhookConfigurationsCallTheServiceAsConfigured() {
         RenderedChart chart = RenderedChart.render(Map.of());
