@@ -72,7 +72,8 @@ class ChartDryRunE2ETest {
             client.resource(crd).create();
             installedStandIns.add(name);
             client.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(c ->
-                    c.getStatus() != null && c.getStatus().getConditions().stream().anyMatch(condition ->
+                    c != null && c.getStatus() != null && c.getStatus().getConditions() != null
+                            && c.getStatus().getConditions().stream().anyMatch(condition ->
                             condition.getType().equals("Established") && condition.getStatus().equals("True")),
                     30, TimeUnit.SECONDS);
         }
