@@ -3,6 +3,7 @@ package dev.kubeloop.autoconfigure;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.leader.OnLost;
 import dev.kubeloop.runtime.Settings;
+import dev.kubeloop.webhook.WebhookSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -84,6 +85,9 @@ public class KubeloopProperties {
 
     /** Leader election on a Lease, so that one replica of the operator acts and the others stand by. */
     private final LeaderElection leaderElection = new LeaderElection();
+
+    /** The HTTPS server of the operator's validators, defaulters and converters. */
+    private final Webhook webhook = new Webhook();
 
     /**
      * Per-reconciler settings, by reconciler name; each one overrides the same attribute of the
@@ -169,6 +173,79 @@ public class KubeloopProperties {
 
     public LeaderElection getLeaderElection() {
         return leaderElection;
+    }
+
+    public Webhook getWebhook() {
+        return webhook;
+    }
+
+    /**
+     * The webhook server: admission and conversion webhooks over HTTPS on a port of their own,
+     * with the certificate of a Spring Boot SSL bundle. See docs/webhooks.md.
+     */
+    public static class Webhook {
+
+        /**
+         * Whether to serve the application's validators, defaulters and converters; the server starts
+         * only when there is at least one.
+         */
+        private boolean enabled = WebhookSettings.ENABLED.defaultValue();
+
+        /** HTTPS port of the webhook server (controller-runtime's default 9443); 0 takes any free port. */
+        private int port = WebhookSettings.PORT.defaultValue();
+
+        /** Address the webhook server listens on; 0.0.0.0 is every interface. */
+        private String address = WebhookSettings.ADDRESS.defaultValue();
+
+        /**
+         * Name of the SSL bundle with the serving certificate and key, e.g. PEM files mounted from a
+         * Secret: spring.ssl.bundle.pem.<name>.keystore.certificate and .private-key, with
+         * reload-on-update=true so that a renewed certificate is served without a restart.
+         */
+        private String sslBundle = WebhookSettings.SSL_BUNDLE.defaultValue();
+
+        /** Threads handling webhook requests, TLS handshakes included. */
+        private int threads = WebhookSettings.THREADS.defaultValue();
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getPort() {
+            return port;
+        }
+
+        public void setPort(int port) {
+            this.port = port;
+        }
+
+        public String getAddress() {
+            return address;
+        }
+
+        public void setAddress(String address) {
+            this.address = address;
+        }
+
+        public String getSslBundle() {
+            return sslBundle;
+        }
+
+        public void setSslBundle(String sslBundle) {
+            this.sslBundle = sslBundle;
+        }
+
+        public int getThreads() {
+            return threads;
+        }
+
+        public void setThreads(int threads) {
+            this.threads = threads;
+        }
     }
 
     /**

@@ -131,9 +131,10 @@ class ReadYourWritesTest extends MockClusterTestSupport {
             return configMap;
         });
 
-        eventually().until(() -> reconciler.reconciles.get() == 2 && controller.queueStats().idle());
-        assertThat(client.configMaps().inNamespace("ns").withName("a-config").get().getData())
-                .containsEntry("color", "blue");
+        eventually().until(() -> "blue".equals(client.configMaps().inNamespace("ns").withName("a-config").get()
+                .getData().get("color")) && controller.queueStats().idle());
+        assertThat(reconciler.reconciles).as("reconciled again for someone else's change").hasValueGreaterThan(1);
+        assertThat(controller.status().writes().sent()).as("the repair").containsEntry(WriteOperation.APPLY, 2L);
     }
 
     /**

@@ -152,7 +152,7 @@ final class WebsiteResources {
     }
 
     private static String html(Website site) {
-        return site.getSpec().getHtml() == null ? "" : site.getSpec().getHtml();
+        return site.getSpec().getPage() == null ? "" : site.getSpec().getPage();
     }
 
     static String hash(String content) {

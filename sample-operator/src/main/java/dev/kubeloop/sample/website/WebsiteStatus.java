@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -59,5 +60,17 @@ public class WebsiteStatus {
     public Optional<Condition> condition(String type) {
         return conditions == null ? Optional.empty()
                 : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof WebsiteStatus that && Objects.equals(observedGeneration, that.observedGeneration)
+                && Objects.equals(readyReplicas, that.readyReplicas) && Objects.equals(url, that.url)
+                && Objects.equals(conditions, that.conditions);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(observedGeneration, readyReplicas, url, conditions);
     }
 }

@@ -19,16 +19,24 @@ final class WebsiteValidation {
 
     /** Why {@code site} cannot be served as specified, if it cannot. */
     static Optional<String> problem(Website site) {
-        String name = site.getMetadata().getName();
-        if (name.length() > MAX_LABEL || !DNS_1035_LABEL.matcher(name).matches()) {
-            return Optional.of("metadata.name \"" + name + "\" cannot name the site's Service: it must be a DNS-1035 "
-                    + "label (lower case letters, digits and '-', starting with a letter and ending with a letter or "
-                    + "digit, at most 63 characters)");
+        Optional<String> name = nameProblem(site.getMetadata().getName());
+        if (name.isPresent()) {
+            return name;
         }
         String image = site.getSpec().getImage();
         if (!ImageReference.isValid(image)) {
             return Optional.of("spec.image \"" + image + "\" is not a valid image reference");
         }
         return Optional.empty();
+    }
+
+    /** Why {@code name} cannot name a Website's objects, if it cannot (also the validating webhook's check). */
+    static Optional<String> nameProblem(String name) {
+        if (name != null && name.length() <= MAX_LABEL && DNS_1035_LABEL.matcher(name).matches()) {
+            return Optional.empty();
+        }
+        return Optional.of("metadata.name \"" + name + "\" cannot name the site's Service: it must be a DNS-1035 "
+                + "label (lower case letters, digits and '-', starting with a letter and ending with a letter or "
+                + "digit, at most 63 characters)");
     }
 }

@@ -92,7 +92,7 @@ class ReadYourWritesE2ETest {
             String name = names.get(change % SITES);
             int version = change;
             client.resources(Website.class).inNamespace(kit.namespace()).withName(name).edit(site -> {
-                site.getSpec().setHtml("v" + version);
+                site.getSpec().setPage("v" + version);
                 return site;
             });
             next += pause;

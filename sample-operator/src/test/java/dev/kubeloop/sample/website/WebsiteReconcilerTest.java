@@ -80,7 +80,7 @@ class WebsiteReconcilerTest {
     @Test
     void editingTheSpecUpdatesTheOwnedObjectsAndObservedGeneration() {
         Website site = kit.awaitReconciled(client.resource(website("edited", "v1")).create());
-        site.getSpec().setHtml("v2");
+        site.getSpec().setPage("v2");
         site.getSpec().setReplicas(3);
         Website edited = client.resource(site).update();
 
@@ -139,7 +139,7 @@ class WebsiteReconcilerTest {
         // the neighbours keep being reconciled while the invalid site stays quiet: no retry storm
         for (int edit = 1; edit <= 3; edit++) {
             Website latest = client.resource(neighbour).get();
-            latest.getSpec().setHtml("edit " + edit);
+            latest.getSpec().setPage("edit " + edit);
             Website edited = kit.awaitReconciled(client.resource(latest).update());
             assertThat(single(kit.owned(edited, ConfigMap.class)).getData()).containsEntry("index.html", "edit " + edit);
         }
@@ -245,7 +245,7 @@ class WebsiteReconcilerTest {
         Website site = new Website();
         site.setMetadata(new ObjectMetaBuilder().withNamespace(kit.namespace()).withName(name).build());
         WebsiteSpec spec = new WebsiteSpec();
-        spec.setHtml(html);
+        spec.setPage(html);
         site.setSpec(spec);
         return site;
     }

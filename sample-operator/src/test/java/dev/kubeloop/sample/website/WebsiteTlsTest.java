@@ -105,7 +105,7 @@ class WebsiteTlsTest {
         Website site = new Website();
         site.setMetadata(new ObjectMetaBuilder().withNamespace(kit.namespace()).withName(name).build());
         WebsiteSpec spec = new WebsiteSpec();
-        spec.setHtml("<h1>" + name + "</h1>");
+        spec.setPage("<h1>" + name + "</h1>");
         WebsiteTls tls = new WebsiteTls();
         tls.setSecretName(tlsSecret);
         spec.setTls(tls);
