@@ -91,6 +91,23 @@ final class RingView {
         return snapshot(merged, now);
     }
 
+    /**
+     * A consistent list of the ring's Leases, {@code now}: records what changed, and takes a Lease
+     * that the list no longer holds for deleted. Keeps the view right when the watch misses events
+     * (a watch that broke and has not resumed yet).
+     */
+    void listed(List<MemberLease> all, long now) {
+        Map<String, MemberLease> byName = new HashMap<>();
+        all.forEach(lease -> byName.put(lease.name(), lease));
+        for (String name : List.copyOf(leases.keySet())) {
+            Observed seen = leases.get(name);
+            if (!seen.deleted() && !byName.containsKey(name)) {
+                deleted(name, now);
+            }
+        }
+        all.forEach(lease -> update(lease, now));
+    }
+
     /** Forgets Leases gone or expired for good, so that the view does not grow with every replica ever seen. */
     void prune(long now) {
         leases.values().removeIf(observed -> observed.deleted() && !observed.live(now));
@@ -114,8 +131,9 @@ final class RingView {
             }
             expiries.merge(lease.identity(), observed.expiry(), Math::max);
             for (int bucket : lease.held()) {
-                // two live holders of one bucket should never be; if they are, the first (by Lease name) is named
-                holders.putIfAbsent(bucket, lease.identity());
+                // two live holders of one bucket act on it only for the instant of a claim, which its read-back
+                // withdraws: another member is named before this replica, so that a claim sees its rival
+                holders.merge(bucket, lease.identity(), (named, next) -> named.equals(self) ? next : named);
             }
         }
         return new Snapshot(self, members, holders, expiries, all);

@@ -58,6 +58,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ShardingGate.class);
     /** A round planned for an expiry runs this much later, so that the member is expired by then. */
     private static final Duration EXPIRY_MARGIN = Duration.ofMillis(20);
+    private static final long NEVER_LISTED = Long.MIN_VALUE;
 
     private final KubernetesClient client;
     private final ShardingSettings settings;
@@ -84,8 +85,11 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
     private String lastWriteFailure;
     private ScheduledFuture<?> expiryRound;
     private long scheduledExpiry;
+    private long lastList = NEVER_LISTED;
     /** The sharding thread while it waits for the API server; the fence thread interrupts it. */
-    private volatile Thread callingThread;
+    private final Object callLock = new Object();
+    // guarded by callLock
+    private Thread callingThread;
     private volatile ShardingState state;
 
     public ShardingGate(KubernetesClient client, ShardingSettings settings) {
@@ -282,9 +286,10 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         if (closed || shards == null) {
             return;
         }
-        if (wasInRing && !ring.inRing()) {
-            fenceNow("its Lease was not renewed within renew-deadline (" + format(settings.renewDeadline()) + ")");
-        }
+        log.debug("Round: ring={} identity={} wasInRing={} inRing={} published={}", settings.describe(),
+                settings.identity(), wasInRing, ring.inRing(), ring.published());
+        fenceIfExpired();
+        refreshView();
         long now = ticker.read();
         view.prune(now);
         if (closed) {
@@ -308,8 +313,35 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
                 ring.withdraw(plan.claim()); // never written, so never acted upon
             }
         }
+        fenceIfExpired(); // the write may have taken the renew deadline: drop everything before anything else
         scheduleExpiryRound(snapshot);
         publish();
+    }
+
+    /**
+     * Lists the ring's Leases once per retry period, on top of the watch: a watch that broke (and
+     * is backing off) must not leave this replica planning on a stale ring for long. One small
+     * list per member per retry period.
+     */
+    private void refreshView() {
+        long now = ticker.read();
+        if (lastList != NEVER_LISTED && now - lastList < settings.retryPeriod().toNanos()) {
+            return;
+        }
+        try {
+            List<MemberLease> all = call(leases::list);
+            lastList = now;
+            view.listed(all, ticker.read());
+        } catch (RuntimeException e) {
+            log.debug("Could not list the ring's Leases: ring={}: {}", settings.describe(), e.getMessage());
+        }
+    }
+
+    /** On the sharding thread: fences this replica if its renew deadline passed since its last successful write. */
+    private void fenceIfExpired() {
+        if (wasInRing && !ring.inRing()) {
+            fenceNow("its Lease was not renewed within renew-deadline (" + format(settings.renewDeadline()) + ")");
+        }
     }
 
     /** Writes this replica's Lease; true if it succeeded (a renewal). */
@@ -436,10 +468,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         int inFlight = fence.closeAll();
         int interrupted = fence.interrupt(-1);
         state = state.outOfRing(clock.instant());
-        Thread blocked = callingThread;
-        if (blocked != null) {
-            blocked.interrupt(); // a Lease call that hangs must not keep the ring from going on
-        }
+        interruptCall(); // a Lease call that hangs must not keep the ring from going on
         log.error("Lost this replica's place in the ring: its Lease was not renewed within renew-deadline ({}). "
                 + "Stopped reconciling every bucket ({} reconciles in flight, {} interrupted); rejoining: ring={} "
                 + "identity={}", format(settings.renewDeadline()), inFlight, interrupted, settings.describe(),
@@ -455,6 +484,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         running.forEach(shards::stopBucket);
         wasInRing = false;
         renewDeadlineAt.set(Long.MAX_VALUE);
+        publish();
         log.warn("Out of the ring, holding nothing until it rejoins ({}): ring={} identity={} dropped={}", reason,
                 settings.describe(), settings.identity(), running);
     }
@@ -491,19 +521,46 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
                     ringNow.members().containsKey(lease.identity()), lease.held(), lease.renewTime()));
         }
         return new ShardingState(settings.ring(), settings.namespace(), settings.identity(), settings.buckets(),
-                ring.inRing(), ring.inRingSince(), members, ring.inPhase(ShardRing.Phase.ACTIVE), ring.target(),
+                ring.inRing(), ring.inRingSince(), members,
+                ring.inRing() ? ring.inPhase(ShardRing.Phase.ACTIVE) : java.util.Collections.emptySortedSet(),
+                ring.target(),
                 ring.handoffs(), ring.rebalances(), ring.handoffsIn(), ring.handoffsOut(), objects,
                 labeler == null ? 0 : labeler.written(), "labels");
     }
 
     /** Makes an API call on the sharding thread, interruptible by the fence thread. */
     private <R> R call(java.util.function.Supplier<R> request) {
-        callingThread = Thread.currentThread();
+        Thread caller = Thread.currentThread();
+        synchronized (callLock) {
+            callingThread = caller;
+        }
+        // no call may hold the ring up longer than the renew deadline, in or out of the ring
+        ScheduledFuture<?> timeout = null;
+        try {
+            timeout = fenceTimer.schedule(this::interruptCall, settings.renewDeadline().toNanos(),
+                    TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // closing: the call is bounded by the client's own timeouts
+        }
         try {
             return request.get();
         } finally {
-            callingThread = null;
+            synchronized (callLock) {
+                callingThread = null;
+            }
+            if (timeout != null) {
+                timeout.cancel(false);
+            }
             Thread.interrupted(); // an interrupt meant for this call must not fail the next one
+        }
+    }
+
+    /** Interrupts the Lease call under way, if any (under the lock: never the call after it). */
+    private void interruptCall() {
+        synchronized (callLock) {
+            if (callingThread != null) {
+                callingThread.interrupt();
+            }
         }
     }
 
