@@ -71,6 +71,8 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
     private final MemberLeases leases;
     private final AtomicLong renewDeadlineAt = new AtomicLong(Long.MAX_VALUE);
     private final AtomicBoolean roundQueued = new AtomicBoolean();
+    /** Set by the fence thread when it fenced this replica; the sharding thread then drops every bucket. */
+    private final AtomicBoolean fenced = new AtomicBoolean();
     private final Object lifecycle = new Object();
     // guarded by lifecycle; the executors are used from any thread once created
     private volatile ScheduledThreadPoolExecutor sharding;
@@ -339,7 +341,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
 
     /** On the sharding thread: fences this replica if its renew deadline passed since its last successful write. */
     private void fenceIfExpired() {
-        if (wasInRing && !ring.inRing()) {
+        if (fenced.getAndSet(false) || wasInRing && !ring.inRing()) {
             fenceNow("its Lease was not renewed within renew-deadline (" + format(settings.renewDeadline()) + ")");
         }
     }
@@ -348,8 +350,13 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
     private boolean write(SortedSet<Integer> held) {
         long start = ticker.read();
         try {
-            call(() -> leases.write(held, clock.instant()));
+            Lease stored = call(() -> leases.write(held, clock.instant()));
+            // the fence fired while the write was under way: what the ring holds is void, whatever the write says
+            fenceIfExpired();
             ring.written(held, start);
+            log.debug("Wrote this replica's Lease: ring={} identity={} resourceVersion={} held={} took={}ms",
+                    settings.describe(), settings.identity(), stored.getMetadata().getResourceVersion(), held,
+                    (ticker.read() - start) / 1_000_000);
             lastWriteFailure = null;
             boolean inRing = ring.inRing();
             if (inRing && !wasInRing) {
@@ -465,6 +472,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         if (closed || ticker.read() < renewDeadlineAt.get()) {
             return;
         }
+        fenced.set(true);
         int inFlight = fence.closeAll();
         int interrupted = fence.interrupt(-1);
         state = state.outOfRing(clock.instant());
