@@ -3,6 +3,7 @@ package dev.kubeloop.autoconfigure;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.leader.OnLost;
 import dev.kubeloop.runtime.Settings;
+import dev.kubeloop.sharding.ShardingSettings;
 import dev.kubeloop.webhook.WebhookSettings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -90,6 +91,12 @@ public class KubeloopProperties {
     private final Webhook webhook = new Webhook();
 
     /**
+     * Sharding: active-active replicas that split the primaries, their caches and their reconciles
+     * among them (instead of leader election); see docs/sharding.md.
+     */
+    private final Sharding sharding = new Sharding();
+
+    /**
      * Per-reconciler settings, by reconciler name; each one overrides the same attribute of the
      * reconciler's @Reconciler annotation.
      */
@@ -175,6 +182,10 @@ public class KubeloopProperties {
         return leaderElection;
     }
 
+    public Sharding getSharding() {
+        return sharding;
+    }
+
     public Webhook getWebhook() {
         return webhook;
     }
@@ -245,6 +256,129 @@ public class KubeloopProperties {
 
         public void setThreads(int threads) {
             this.threads = threads;
+        }
+    }
+
+    /**
+     * Sharding: every replica holds its own Lease in a ring, the primaries are split into buckets
+     * by a hash of their uid, and each replica caches and reconciles the buckets the ring gives it.
+     * Replaces leader election (the two are mutually exclusive); see docs/sharding.md.
+     */
+    public static class Sharding {
+
+        /** Whether replicas shard the primaries among them (active-active) instead of electing a leader. */
+        private boolean enabled = ShardingSettings.ENABLED.defaultValue();
+
+        /**
+         * Name of the ring: a DNS label, the same for all replicas of one operator. It names the
+         * members' Leases and the slot label (shard.kubeloop.dev/<ring>). Defaults to
+         * spring.application.name made a DNS label.
+         */
+        private String ringName;
+
+        /** Namespace of the members' Leases. Defaults to the pod's namespace, as for leader election. */
+        private String namespace;
+
+        /**
+         * This replica's identity in the ring; unique per process, lower case. Defaults to the pod's
+         * host name plus a random suffix.
+         */
+        private String identity;
+
+        /**
+         * How many buckets the primaries are split into: a power of two up to 1024, at least the
+         * number of replicas (more buckets move objects in smaller steps). Every replica must agree.
+         */
+        private int buckets = ShardingSettings.BUCKETS.defaultValue();
+
+        /**
+         * How long after a member's last renewal the others take its buckets over (a replica that
+         * died); whole seconds, longer than renew-deadline.
+         */
+        private Duration leaseDuration = ShardingSettings.LEASE_DURATION.defaultValue();
+
+        /** How long a member keeps reconciling without a successful renewal of its Lease. */
+        private Duration renewDeadline = ShardingSettings.RENEW_DEADLINE.defaultValue();
+
+        /** How often a member renews its Lease. */
+        private Duration retryPeriod = ShardingSettings.RETRY_PERIOD.defaultValue();
+
+        /**
+         * How long a bucket given away waits for its reconciles in flight before they are
+         * interrupted; the next holder starts once they ended.
+         */
+        private Duration drainTimeout = ShardingSettings.DRAIN_TIMEOUT.defaultValue();
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getRingName() {
+            return ringName;
+        }
+
+        public void setRingName(String ringName) {
+            this.ringName = ringName;
+        }
+
+        public String getNamespace() {
+            return namespace;
+        }
+
+        public void setNamespace(String namespace) {
+            this.namespace = namespace;
+        }
+
+        public String getIdentity() {
+            return identity;
+        }
+
+        public void setIdentity(String identity) {
+            this.identity = identity;
+        }
+
+        public int getBuckets() {
+            return buckets;
+        }
+
+        public void setBuckets(int buckets) {
+            this.buckets = buckets;
+        }
+
+        public Duration getLeaseDuration() {
+            return leaseDuration;
+        }
+
+        public void setLeaseDuration(Duration leaseDuration) {
+            this.leaseDuration = leaseDuration;
+        }
+
+        public Duration getRenewDeadline() {
+            return renewDeadline;
+        }
+
+        public void setRenewDeadline(Duration renewDeadline) {
+            this.renewDeadline = renewDeadline;
+        }
+
+        public Duration getRetryPeriod() {
+            return retryPeriod;
+        }
+
+        public void setRetryPeriod(Duration retryPeriod) {
+            this.retryPeriod = retryPeriod;
+        }
+
+        public Duration getDrainTimeout() {
+            return drainTimeout;
+        }
+
+        public void setDrainTimeout(Duration drainTimeout) {
+            this.drainTimeout = drainTimeout;
         }
     }
 

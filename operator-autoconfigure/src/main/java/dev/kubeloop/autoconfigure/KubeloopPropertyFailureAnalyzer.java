@@ -3,6 +3,7 @@ package dev.kubeloop.autoconfigure;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.runtime.Setting;
 import dev.kubeloop.runtime.Settings;
+import dev.kubeloop.sharding.ShardingSettings;
 import dev.kubeloop.webhook.WebhookSettings;
 import java.time.Duration;
 import java.util.Arrays;
@@ -88,7 +89,8 @@ final class KubeloopPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Bind
     /** The setting of {@code property}; a reconciler's settings by their {@code kubeloop.reconcilers.*.} form. */
     static Optional<Setting<?>> setting(String property) {
         String pattern = property.replaceFirst("^kubeloop\\.reconcilers\\.[^.]+\\.", "kubeloop.reconcilers.*.");
-        return Stream.of(Settings.all(), LeaderElectionSettings.settings(), WebhookSettings.settings())
+        return Stream.of(Settings.all(), LeaderElectionSettings.settings(), ShardingSettings.settings(),
+                WebhookSettings.settings())
                 .flatMap(List::stream).filter(setting -> setting.property().equals(pattern)).findFirst();
     }
 

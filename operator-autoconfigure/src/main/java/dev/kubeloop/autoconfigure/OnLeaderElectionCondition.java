@@ -10,7 +10,8 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 /**
  * Leader election is on when {@code kubeloop.leader-election.enabled} says so; when the property is
  * not set, when Spring Boot detects Kubernetes as the cloud platform (or
- * {@code spring.main.cloud-platform=kubernetes}), since that is where replicas run.
+ * {@code spring.main.cloud-platform=kubernetes}), since that is where replicas run. Never while
+ * {@code kubeloop.sharding.enabled} is true: sharded replicas all work, each on its share.
  */
 final class OnLeaderElectionCondition extends SpringBootCondition {
 
@@ -19,6 +20,10 @@ final class OnLeaderElectionCondition extends SpringBootCondition {
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
         Environment environment = context.getEnvironment();
+        if (OnShardingCondition.enabled(context)) {
+            // sharding replaces leader election; both set explicitly fails in ShardingFactory, naming them
+            return ConditionOutcome.noMatch(OnShardingCondition.PROPERTY + " is true: the replicas shard the work");
+        }
         Boolean configured = BooleanConditionProperty.read(environment, PROPERTY,
                 "to elect a leader only when running on Kubernetes");
         if (configured != null) {

@@ -47,7 +47,7 @@ public record ShardingSettings(String ring, String namespace, String identity, i
             "a namespace name", ShardingSettings::isDnsLabel);
     /** This replica's identity. */
     public static final Setting<String> IDENTITY_SETTING = Setting.derived("sharding.identity",
-            "pod name + - + random suffix", "lower-case letters, digits, '-' and '.', unique per process",
+            "pod name + random suffix", "lower-case letters, digits, '-' and '.', unique per process",
             identity -> IDENTITY.matcher(identity).matches());
     /** Buckets of the ring. */
     public static final Setting<Integer> BUCKETS = Setting.of("sharding.buckets", 32,

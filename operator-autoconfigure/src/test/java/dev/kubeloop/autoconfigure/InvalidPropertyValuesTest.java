@@ -55,6 +55,8 @@ class InvalidPropertyValuesTest {
     /** Properties that accept any value, with the reason; they need no case. */
     private static final Map<String, String> ANY_VALUE = Map.of("kubeloop.leader-election.identity",
             "any string is a valid Lease holder identity; blank means the default (pod name plus a suffix)");
+    /** The prefix of the sharding cases, which run with sharding on instead of leader election. */
+    private static final String SHARDING = "kubeloop.sharding.";
 
     private static final List<Case> CASES = List.of(
             new Case("kubeloop.enabled", "maybe", "Property kubeloop.enabled has an invalid value 'maybe'",
@@ -111,6 +113,27 @@ class InvalidPropertyValuesTest {
             new Case("kubeloop.leader-election.release-on-shutdown", "sure", "invalid value 'sure'", "true or false"),
             new Case("kubeloop.leader-election.on-lost", "sometimes", "invalid value 'sometimes'",
                     "one of exit, standby"),
+            new Case("kubeloop.sharding.enabled", "sometimes", "Property kubeloop.sharding.enabled has an invalid "
+                    + "value 'sometimes': it must be true or false", "true or false"),
+            new Case("kubeloop.sharding.ring-name", "My_Ring", "kubeloop.sharding.ring-name 'My_Ring' is invalid: "
+                    + "it must be a DNS label such as my-operator", "Fix the property named above"),
+            new Case("kubeloop.sharding.namespace", "Bad_NS", "kubeloop.sharding.namespace 'Bad_NS' is invalid",
+                    "a namespace name"),
+            new Case("kubeloop.sharding.identity", "Replica_1", "kubeloop.sharding.identity 'Replica_1' is invalid",
+                    "unique per process"),
+            new Case("kubeloop.sharding.buckets", "many", "invalid value 'many'", "a power of two from 1 to 1024"),
+            new Case("kubeloop.sharding.buckets", "48", "kubeloop.sharding.buckets '48' is invalid: it must be a "
+                    + "power of two from 1 to 1024", "the same on every replica"),
+            new Case("kubeloop.sharding.lease-duration", "long", "invalid value 'long'",
+                    "a whole number of seconds, longer than renew-deadline"),
+            new Case("kubeloop.sharding.lease-duration", "10s", "kubeloop.sharding.lease-duration (10s) must be "
+                    + "longer than kubeloop.sharding.renew-deadline (10s)", "lease-duration > renew-deadline"),
+            new Case("kubeloop.sharding.renew-deadline", "-1s", "kubeloop.sharding.renew-deadline '-1s' is invalid",
+                    "a positive duration"),
+            new Case("kubeloop.sharding.retry-period", "6s", "kubeloop.sharding.renew-deadline (10s) must be at "
+                    + "least 2 × kubeloop.sharding.retry-period (6s)", "renew-deadline >= 2 × retry-period"),
+            new Case("kubeloop.sharding.drain-timeout", "-1s", "kubeloop.sharding.drain-timeout '-1s' is invalid",
+                    "a duration of 0 or more"),
             new Case("kubeloop.reconcilers", "kubeloop.reconcilers.wigdet.workers", "2",
                     List.of("Property kubeloop.reconcilers.wigdet does not match any reconciler (reconcilers: [widget])",
                             "Use the name of a reconciler")),
@@ -172,12 +195,14 @@ class InvalidPropertyValuesTest {
     void aValueThePropertyDoesNotAcceptFailsStartupNamingThePropertyAndWhatItAccepts(Case invalid) {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(KubeloopAutoConfiguration.class,
-                        LeaderElectionAutoConfiguration.class, SslAutoConfiguration.class,
+                        ShardingAutoConfiguration.class, LeaderElectionAutoConfiguration.class,
+                        SslAutoConfiguration.class,
                         KubeloopWebhookAutoConfiguration.class))
                 .withUserConfiguration(ScanningApplication.class)
                 .withBean(KubernetesClient.class, cluster::client)
                 .withBean(WidgetValidator.class)
-                .withPropertyValues("kubeloop.leader-election.enabled=true", "spring.application.name=op",
+                .withPropertyValues(invalid.key().startsWith(SHARDING) ? SHARDING + "enabled=true"
+                        : "kubeloop.leader-election.enabled=true", "spring.application.name=op",
                         // the webhook server (which would need a certificate) only for the webhook's cases
                         "kubeloop.webhook.enabled=" + invalid.key().startsWith("kubeloop.webhook."),
                         invalid.key() + "=" + invalid.value())

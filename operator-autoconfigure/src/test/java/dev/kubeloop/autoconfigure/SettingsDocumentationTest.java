@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kubeloop.leader.LeaderElectionSettings;
+import dev.kubeloop.sharding.ShardingSettings;
 import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.runtime.Setting;
 import dev.kubeloop.runtime.Settings;
@@ -33,7 +34,8 @@ class SettingsDocumentationTest {
     private static final Path CONFIGURATION_DOC = Path.of("../docs/configuration.md");
 
     private static List<Setting<?>> catalog() {
-        return Stream.of(Settings.all(), LeaderElectionSettings.settings(), WebhookSettings.settings())
+        return Stream.of(Settings.all(), LeaderElectionSettings.settings(), ShardingSettings.settings(),
+                WebhookSettings.settings())
                 .flatMap(List::stream).toList();
     }
 
