@@ -5,6 +5,7 @@ import dev.kubeloop.runtime.controller.Controller;
 import dev.kubeloop.runtime.controller.ControllerStatus;
 import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.runtime.manager.LeadershipState;
+import dev.kubeloop.runtime.manager.ShardingState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,7 +75,8 @@ public final class KubeloopHealthIndicator implements HealthIndicator {
         Status overall;
         if (state == ControllerManager.State.FAILED || broken || leadership.role() == LeadershipState.Role.LOST) {
             overall = Status.DOWN;
-        } else if (state == ControllerManager.State.RUNNING && synced) {
+        } else if (state == ControllerManager.State.RUNNING && synced
+                && manager.sharding().map(ShardingState::inRing).orElse(true)) {
             overall = Status.UP;
         } else {
             overall = Status.OUT_OF_SERVICE;
@@ -82,6 +84,8 @@ public final class KubeloopHealthIndicator implements HealthIndicator {
         Health.Builder health = Health.status(overall).withDetail("state", state.name());
         manager.failure().ifPresent(error -> health.withDetail("error", error.toString()));
         health.withDetail("leadership", leadership(leadership));
+        // a sharded replica out of the ring (joining, or fenced) reconciles nothing: not ready, says so here
+        manager.sharding().ifPresent(sharding -> health.withDetail("sharding", sharding.describe()));
         return health.withDetail("controllers", controllers).build();
     }
 

@@ -66,6 +66,7 @@ public final class Introspection {
             lease.put("since", leadership.since() == null ? null : leadership.since().toString());
         }
         body.put("leadership", lease);
+        manager.sharding().ifPresent(sharding -> body.put("sharding", sharding.describe()));
         Map<String, Object> controllers = new LinkedHashMap<>();
         for (Controller<?> controller : manager.controllers()) {
             controllers.put(controller.name(), describe(controller));

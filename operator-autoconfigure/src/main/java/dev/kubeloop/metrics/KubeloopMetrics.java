@@ -8,7 +8,9 @@ import dev.kubeloop.runtime.controller.ControllerListener;
 import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.runtime.manager.ControllerObserver;
 import dev.kubeloop.runtime.manager.LeadershipState;
+import dev.kubeloop.runtime.manager.ShardingState;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -58,6 +60,20 @@ public final class KubeloopMetrics implements ControllerObserver {
     public static final String RECONCILE_TIMEOUTS = "controller_runtime_reconcile_timeouts_total";
     /** {@code controller_runtime_reconcile_time_seconds{controller}}, a histogram: Micrometer adds the unit. */
     public static final String RECONCILE_TIME = "controller_runtime_reconcile_time";
+    /** {@code kubeloop_sharding_in_ring{ring}}: 1 while this replica is a member of its ring. */
+    public static final String SHARDING_IN_RING = "kubeloop_sharding_in_ring";
+    /** {@code kubeloop_sharding_members{ring}}: live members of the ring. */
+    public static final String SHARDING_MEMBERS = "kubeloop_sharding_members";
+    /** {@code kubeloop_sharding_buckets{ring,state}}: buckets held now ({@code held}) and assigned ({@code target}). */
+    public static final String SHARDING_BUCKETS = "kubeloop_sharding_buckets";
+    /** {@code kubeloop_sharding_objects{ring,controller}}: primaries this replica caches (its share). */
+    public static final String SHARDING_OBJECTS = "kubeloop_sharding_objects";
+    /** {@code kubeloop_sharding_rebalances_total{ring}}: membership changes seen. */
+    public static final String SHARDING_REBALANCES = "kubeloop_sharding_rebalances";
+    /** {@code kubeloop_sharding_handoff_seconds{ring,direction}}: completed bucket handoffs and their duration. */
+    public static final String SHARDING_HANDOFF = "kubeloop_sharding_handoff";
+    /** {@code kubeloop_sharding_handoffs_in_flight{ring}}: buckets moving now. */
+    public static final String SHARDING_HANDOFFS_IN_FLIGHT = "kubeloop_sharding_handoffs_in_flight";
     /** {@code leader_election_master_status{name}}: 1 while this replica holds the Lease, else 0. */
     public static final String LEADER_ELECTION_MASTER_STATUS = "leader_election_master_status";
     /** {@code controller_runtime_active_workers{controller}}. */
@@ -121,6 +137,9 @@ public final class KubeloopMetrics implements ControllerObserver {
         for (int i = 0; i < informers.size(); i++) {
             bindInformer(manager, i, informers.get(i));
         }
+        if (manager.sharding().isPresent()) {
+            bindSharding(manager);
+        }
         LeadershipState leadership = manager.leadership();
         if (leadership.enabled()) {
             // client-go's name: the Lease name; 1 on the leader, 0 on a standby, so max() over replicas says "someone leads"
@@ -130,6 +149,47 @@ public final class KubeloopMetrics implements ControllerObserver {
                     .tags("name", leadership.leaseName())
                     .register(registry);
         }
+    }
+
+    /** The ring's meters, when the manager shards its work; tag {@code ring}. */
+    private void bindSharding(ControllerManager manager) {
+        ShardingState initial = manager.sharding().orElseThrow();
+        Tags ring = Tags.of("ring", initial.ring());
+        ToDoubleFunction<ControllerManager> inRing = m -> sharding(m).inRing() ? 1 : 0;
+        Gauge.builder(SHARDING_IN_RING, manager, inRing)
+                .description("1 while this replica is a member of its ring (its Lease renewed in time), else 0")
+                .tags(ring).register(registry);
+        Gauge.builder(SHARDING_MEMBERS, manager, m -> sharding(m).liveMembers())
+                .description("Live members of the ring, as this replica sees them").tags(ring).register(registry);
+        Gauge.builder(SHARDING_BUCKETS, manager, m -> sharding(m).held().size())
+                .description("Buckets this replica holds (reconciles), or should hold by the ring's assignment")
+                .tags(ring).tag("state", "held").register(registry);
+        Gauge.builder(SHARDING_BUCKETS, manager, m -> sharding(m).target().size())
+                .description("Buckets this replica holds (reconciles), or should hold by the ring's assignment")
+                .tags(ring).tag("state", "target").register(registry);
+        Gauge.builder(SHARDING_HANDOFFS_IN_FLIGHT, manager, m -> sharding(m).handoffs().size())
+                .description("Buckets moving to or from this replica now").tags(ring).register(registry);
+        FunctionCounter.builder(SHARDING_REBALANCES, manager, m -> sharding(m).rebalances())
+                .description("Changes of the ring's membership this replica saw").tags(ring).register(registry);
+        for (String direction : List.of("in", "out")) {
+            java.util.function.Function<ControllerManager, ShardingState.Handoffs> handoffs = m -> direction.equals("in")
+                    ? sharding(m).handoffsIn() : sharding(m).handoffsOut();
+            FunctionTimer.builder(SHARDING_HANDOFF, manager, m -> handoffs.apply(m).count(),
+                    m -> handoffs.apply(m).total().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)
+                    .description("Buckets handed over: in, from the handoff's start to its first list synced; out, "
+                            + "from closing the bucket to its last reconcile's end")
+                    .tags(ring).tag("direction", direction).register(registry);
+        }
+        for (Controller<?> controller : manager.controllers()) {
+            String name = controller.name();
+            Gauge.builder(SHARDING_OBJECTS, manager, m -> sharding(m).objects().getOrDefault(name, 0))
+                    .description("Primaries this replica caches: its share of the objects")
+                    .tags(ring).tag("controller", name).register(registry);
+        }
+    }
+
+    private static ShardingState sharding(ControllerManager manager) {
+        return manager.sharding().orElseThrow();
     }
 
     private void bindGauges(Controller<?> controller) {

@@ -49,6 +49,56 @@ public record ShardingState(String ring, String namespace, String identity, int 
                 handoffsIn, handoffsOut, objects, labelsWritten, cacheSharding);
     }
 
+    /** How many members are live, as this replica sees them. */
+    public long liveMembers() {
+        return members.stream().filter(Member::live).count();
+    }
+
+    /**
+     * This state as plain maps, lists, strings and numbers, for {@code /actuator/kubeloop} and
+     * health: the ring and its members, this replica's share (buckets and cached objects) and the
+     * handoffs in flight and done.
+     */
+    public Map<String, Object> describe() {
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("ring", namespace + "/" + ring);
+        body.put("identity", identity);
+        body.put("inRing", inRing);
+        body.put("since", since == null ? null : since.toString());
+        body.put("buckets", buckets);
+        body.put("cache", cacheSharding);
+        body.put("held", List.copyOf(held));
+        body.put("target", List.copyOf(target));
+        body.put("objects", objects);
+        List<Map<String, Object>> ringMembers = new java.util.ArrayList<>();
+        for (Member member : members) {
+            Map<String, Object> entry = new java.util.LinkedHashMap<>();
+            entry.put("identity", member.identity());
+            entry.put("live", member.live());
+            entry.put("held", List.copyOf(member.held()));
+            entry.put("renewTime", member.renewTime() == null ? null : member.renewTime().toString());
+            ringMembers.add(entry);
+        }
+        body.put("members", ringMembers);
+        List<Map<String, Object>> moving = new java.util.ArrayList<>();
+        for (Handoff handoff : handoffs) {
+            moving.add(Map.of("bucket", handoff.bucket(), "direction", handoff.direction().name(), "phase",
+                    handoff.phase(), "since", handoff.since().toString()));
+        }
+        body.put("handoffs", moving);
+        body.put("rebalances", rebalances);
+        body.put("handoffsIn", Map.of("count", handoffsIn.count(), "totalSeconds", seconds(handoffsIn.total()),
+                "longestSeconds", seconds(handoffsIn.longest())));
+        body.put("handoffsOut", Map.of("count", handoffsOut.count(), "totalSeconds", seconds(handoffsOut.total()),
+                "longestSeconds", seconds(handoffsOut.longest())));
+        body.put("labelsWritten", labelsWritten);
+        return body;
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toNanos() / 1e9;
+    }
+
     /**
      * A member of the ring as this replica sees it.
      *
