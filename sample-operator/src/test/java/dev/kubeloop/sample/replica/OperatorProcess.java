@@ -91,6 +91,11 @@ public final class OperatorProcess implements AutoCloseable {
         return ReconcileJournal.read(journal, instance);
     }
 
+    /** The child JVM's process id (for {@code jcmd}). */
+    public long pid() {
+        return process.pid();
+    }
+
     public boolean alive() {
         return process.isAlive();
     }

@@ -1,0 +1,442 @@
+package dev.kubeloop.sample.e2e;
+
+import static dev.kubeloop.sample.replica.ReconcileJournal.micros;
+import static dev.kubeloop.sample.replica.ReconcileJournal.seconds;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeloop.runtime.cache.ShardLayout;
+import dev.kubeloop.sample.replica.OperatorProcess;
+import dev.kubeloop.sample.replica.ReconcileJournal;
+import dev.kubeloop.sample.replica.ReconcileJournal.Reconcile;
+import dev.kubeloop.sample.replica.SpecUpdates;
+import dev.kubeloop.sample.replica.Websites;
+import dev.kubeloop.sample.website.Website;
+import dev.kubeloop.test.KubeloopTest;
+import dev.kubeloop.test.KubeloopTestKit;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * Sharding on the real API server, with replicas as child JVMs of the sample operator: three
+ * replicas split the Websites (each caches and reconciles only its buckets), a fourth joins, one
+ * leaves gracefully (SIGTERM), one is SIGKILLed, while the Websites' pages change at a steady rate.
+ * The ring's timings are short so that the test waits seconds: lease 6 s, renew deadline 4 s,
+ * retry period 1 s; 32 buckets.
+ *
+ * <p>Asserted: the ring settles after every change (every bucket held by exactly one live member,
+ * each holding its quota: 32 / n or one more); each replica caches exactly the Websites of the
+ * buckets it holds (read from its {@code /actuator/kubeloop}); a join moves only the newcomer's
+ * share, a graceful leave hands over well before its Lease could expire, and the buckets of a
+ * SIGKILLed replica move only after its Lease expired; no Website is ever reconciled by two
+ * replicas at overlapping times (from the replicas' journals, a reconcile cut short by the kill
+ * counting as running until the kill); every Website converges to its latest page. Printed: the
+ * split, heap per replica, objects moved, handoff and takeover times.
+ *
+ * <p>{@code -Dsharding.e2e.sites=N} sizes it (300 by default, for CI; the documented figures
+ * were measured with 3,000 once by hand). The test's own context runs no operator.
+ */
+@KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
+        properties = {"sample.demo=off", "kubeloop.enabled=false"})
+class ShardingE2ETest {
+
+    static final int SITES = Integer.getInteger("sharding.e2e.sites", 300);
+    static final int UPDATES_PER_SECOND = 20;
+    static final String RING = "website-e2e";
+    static final int BUCKETS = 32;
+    static final int LEASE_SECONDS = 6;
+    static final int RENEW_DEADLINE_SECONDS = 4;
+    static final int RETRY_PERIOD_SECONDS = 1;
+    static final String HELD = "sharding.kubeloop.dev/held";
+    /** Generous: four replicas, kube-apiserver, etcd and the test share two loaded cores. */
+    static final Duration STARTUP = Duration.ofSeconds(180);
+    static final Duration CONVERGENCE = Duration.ofSeconds(300);
+    static final Duration SETTLE = Duration.ofSeconds(120);
+    static final ShardLayout LAYOUT = new ShardLayout(RING, BUCKETS);
+
+    @Autowired
+    KubernetesClient client;
+
+    @Autowired
+    KubeloopTestKit kit;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final Map<String, Integer> ports = new HashMap<>();
+
+    @Test
+    void replicasSplitTheWebsitesAndHandThemOverThroughAJoinALeaveAndAKillWithoutOverlap() throws Exception {
+        Path directory = Path.of("target", "reliability", "sharding-" + System.currentTimeMillis());
+        Websites websites = new Websites(client, kit.namespace());
+        List<String> names = websites.create(SITES, "v0");
+        Map<String, Integer> bucketOf = bucketsOfWebsites();
+        List<String> figures = new ArrayList<>();
+        try (OperatorProcess a = replica("replica-a", directory);
+                OperatorProcess b = replica("replica-b", directory);
+                OperatorProcess c = replica("replica-c", directory)) {
+            Instant started = Instant.now();
+            kit.await("three replicas started and joined the ring", STARTUP,
+                    () -> a.journal().ready().isPresent() && b.journal().ready().isPresent()
+                            && c.journal().ready().isPresent());
+            Map<Integer, String> three = awaitSettled(Set.of("replica-a", "replica-b", "replica-c"));
+            websites.awaitConverged(kit, "three replicas reconciled all " + SITES + " Websites", SITES, CONVERGENCE);
+            figures.add("3 replicas settled and converged " + seconds(micros(started), micros(Instant.now()))
+                    + " after start");
+            figures.add("split of " + SITES + " Websites: " + split(three, bucketOf, List.of(a, b, c)));
+            figures.add("heap after GC: " + heap(List.of(a, b, c)));
+
+            SpecUpdates updates = SpecUpdates.start(websites, names, UPDATES_PER_SECOND);
+            Instant killed;
+            Instant dead;
+            try (OperatorProcess d = replica("replica-d", directory)) {
+                try {
+                    kit.await(d + " started", STARTUP, () -> d.journal().ready().isPresent());
+                    Instant joined = Instant.now();
+                    Map<Integer, String> four = awaitSettled(Set.of("replica-a", "replica-b", "replica-c",
+                            "replica-d"));
+                    Instant settled = Instant.now();
+                    long movedBuckets = moved(three, four);
+                    long movedObjects = objectsIn(bucketOf, changedBuckets(three, four));
+                    assertThat(movedBuckets).as("a join moves only the newcomer's share (32 / 4)")
+                            .isEqualTo(BUCKETS / 4);
+                    assertThat(four.values().stream().filter("replica-d"::equals).count()).isEqualTo(BUCKETS / 4);
+                    figures.add("join: " + movedBuckets + " of " + BUCKETS + " buckets (" + movedObjects + " of "
+                            + SITES + " Websites) moved to replica-d, ring settled "
+                            + seconds(micros(joined), micros(settled)) + " after it was ready; split "
+                            + split(four, bucketOf, List.of(a, b, c, d)));
+
+                    Lease leaving = leases().get("replica-c");
+                    Instant terminated = Instant.now();
+                    c.terminate();
+                    Set<Integer> itsBuckets = bucketsOf(four, "replica-c");
+                    kit.await("replica-c's buckets claimed by the others", SETTLE,
+                            () -> claimedElsewhere(itsBuckets, "replica-c"));
+                    Instant claimed = Instant.now();
+                    Map<Integer, String> afterLeave = awaitSettled(Set.of("replica-a", "replica-b", "replica-d"));
+                    Instant handedOver = Instant.now();
+                    assertThat(c.awaitExit(Duration.ofSeconds(60))).hasValue(OperatorProcess.SIGTERM_EXIT_CODE);
+                    assertThat(memberLeases()).as("a replica that left deleted its Lease")
+                            .doesNotContainKey("replica-c");
+                    Instant couldExpire = leaving.getSpec().getRenewTime().toInstant().plusSeconds(LEASE_SECONDS);
+                    assertThat(claimed).as("a graceful leave hands over before its Lease could expire at %s",
+                            couldExpire).isBefore(couldExpire.plusMillis(500));
+                    assertThat(moved(four, afterLeave)).as("a leave moves only the leaver's buckets")
+                            .isEqualTo(four.values().stream().filter("replica-c"::equals).count());
+                    figures.add("graceful leave of replica-c: " + moved(four, afterLeave) + " buckets ("
+                            + objectsIn(bucketOf, changedBuckets(four, afterLeave)) + " Websites) claimed by the "
+                            + "others " + seconds(micros(terminated), micros(claimed)) + " and cached "
+                            + seconds(micros(terminated), micros(handedOver)) + " after SIGTERM (its Lease could "
+                            + "have expired " + seconds(micros(terminated), micros(couldExpire)) + " after it)");
+
+                    kit.await("spec changes under way and " + b + " inside a reconcile", Duration.ofSeconds(60),
+                            () -> !b.journal().running().isEmpty());
+                    Lease last = leases().get("replica-b");
+                    assertThat(last).as("replica-b's Lease").isNotNull();
+                    killed = Instant.now();
+                    b.kill();
+                    dead = Instant.now();
+                    Map<Integer, String> afterKill = awaitSettled(Set.of("replica-a", "replica-d"));
+                    Instant takenOver = Instant.now();
+                    Instant expiry = last.getSpec().getRenewTime().toInstant().plusSeconds(LEASE_SECONDS);
+                    long firstTakeover = firstReconcileOf(List.of(a, d), afterLeave, "replica-b", killed);
+                    assertThat(firstTakeover).as("the dead replica's objects are reconciled elsewhere only after its "
+                            + "Lease expired at %s", expiry).isGreaterThanOrEqualTo(micros(expiry));
+                    figures.add("SIGKILL of replica-b: its " + moved(afterLeave, afterKill) + " buckets ("
+                            + objectsIn(bucketOf, changedBuckets(afterLeave, afterKill)) + " Websites) taken over "
+                            + seconds(micros(killed), micros(takenOver)) + " after the kill (first reconcile of one "
+                            + seconds(micros(killed), firstTakeover) + "; its Lease expired "
+                            + seconds(micros(killed), micros(expiry)) + " after the kill)");
+                } finally {
+                    updates.close();
+                }
+                websites.awaitConverged(kit, "every Website converged on replica-a and replica-d", SITES,
+                        CONVERGENCE);
+
+                Map<String, List<Reconcile>> reconciles = new LinkedHashMap<>();
+                long now = micros(Instant.now());
+                reconciles.put("replica-a", a.journal().reconciles(now));
+                reconciles.put("replica-b", b.journal().reconciles(micros(dead)));
+                reconciles.put("replica-c", c.journal().reconciles(now));
+                reconciles.put("replica-d", d.journal().reconciles(now));
+                List<String> overlaps = new ArrayList<>();
+                List<String> replicas = List.copyOf(reconciles.keySet());
+                for (int i = 0; i < replicas.size(); i++) {
+                    for (int j = i + 1; j < replicas.size(); j++) {
+                        overlaps.addAll(ReconcileJournal.overlaps(reconciles.get(replicas.get(i)),
+                                reconciles.get(replicas.get(j))));
+                    }
+                }
+                assertThat(overlaps).as("reconciles of one Website by two replicas at once").isEmpty();
+                assertThat(websites.convergence().converged()).isEqualTo(SITES);
+                figures.add("reconciles a/b/c/d: " + reconciles.values().stream().map(List::size).toList()
+                        + ", overlaps 0, converged " + SITES + "/" + SITES + "; spec updates " + updates.done()
+                        + " at " + String.format(Locale.ROOT, "%.1f/s", updates.rate()) + " (" + updates.failed()
+                        + " failed)");
+            }
+        }
+        System.out.printf(Locale.ROOT, "[reliability] sharding: %d Websites, %d buckets, lease %d s / renew %d s / "
+                + "retry %d s:%n  %s%n", SITES, BUCKETS, LEASE_SECONDS, RENEW_DEADLINE_SECONDS, RETRY_PERIOD_SECONDS,
+                String.join("\n  ", figures));
+    }
+
+    private OperatorProcess replica(String identity, Path directory) {
+        int port = freePort();
+        ports.put(identity, port);
+        return OperatorProcess.start(identity, directory, kit, Duration.ZERO, List.of(
+                "sample.demo=off",
+                "server.port=" + port,
+                "kubeloop.namespaces=" + kit.namespace(),
+                "kubeloop.sharding.enabled=true",
+                "kubeloop.sharding.ring-name=" + RING,
+                "kubeloop.sharding.namespace=" + kit.namespace(),
+                "kubeloop.sharding.identity=" + identity,
+                "kubeloop.sharding.buckets=" + BUCKETS,
+                "kubeloop.sharding.lease-duration=" + LEASE_SECONDS + "s",
+                "kubeloop.sharding.renew-deadline=" + RENEW_DEADLINE_SECONDS + "s",
+                "kubeloop.sharding.retry-period=" + RETRY_PERIOD_SECONDS + "s"));
+    }
+
+    /**
+     * Waits until exactly {@code members} have Leases, every bucket is held by exactly one of them
+     * and each holds its quota, and each caches exactly the Websites of its buckets; returns the
+     * holder of every bucket.
+     */
+    private Map<Integer, String> awaitSettled(Set<String> members) {
+        Map<Integer, String> holders = new TreeMap<>();
+        kit.await("the ring of " + members + " settled: " + holders, SETTLE, () -> {
+            holders.clear();
+            Map<String, SortedSet<Integer>> held = memberLeases();
+            if (!held.keySet().containsAll(members)) {
+                return false;
+            }
+            // a member that is leaving may keep its (empty) Lease until its process ends
+            for (Map.Entry<String, SortedSet<Integer>> other : held.entrySet()) {
+                if (!members.contains(other.getKey()) && !other.getValue().isEmpty()) {
+                    return false;
+                }
+            }
+            held.keySet().retainAll(members);
+            int quota = BUCKETS / members.size();
+            for (Map.Entry<String, SortedSet<Integer>> member : held.entrySet()) {
+                int size = member.getValue().size();
+                if (size < quota || size > quota + (BUCKETS % members.size() == 0 ? 0 : 1)) {
+                    return false;
+                }
+                for (int bucket : member.getValue()) {
+                    if (holders.put(bucket, member.getKey()) != null) {
+                        return false;
+                    }
+                }
+            }
+            if (holders.size() != BUCKETS) {
+                return false;
+            }
+            Map<String, Integer> bucketOf = bucketsOfWebsites();
+            for (String member : members) {
+                long expected = bucketOf.values().stream().filter(b -> member.equals(holders.get(b))).count();
+                Integer cached = cachedWebsites(member);
+                if (cached == null || cached != expected) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        return Map.copyOf(holders);
+    }
+
+    /** Whether every one of {@code buckets} is in the Lease of a member other than {@code leaver}. */
+    private boolean claimedElsewhere(Set<Integer> buckets, String leaver) {
+        Set<Integer> claimed = new TreeSet<>();
+        memberLeases().forEach((holder, held) -> {
+            if (!holder.equals(leaver)) {
+                claimed.addAll(held);
+            }
+        });
+        return claimed.containsAll(buckets);
+    }
+
+    private static Set<Integer> bucketsOf(Map<Integer, String> holders, String member) {
+        Set<Integer> buckets = new TreeSet<>();
+        holders.forEach((bucket, holder) -> {
+            if (holder.equals(member)) {
+                buckets.add(bucket);
+            }
+        });
+        return buckets;
+    }
+
+    /** The ring's Leases by holder, with the buckets each says it holds (members that left have no holder). */
+    private Map<String, SortedSet<Integer>> memberLeases() {
+        Map<String, SortedSet<Integer>> held = new TreeMap<>();
+        leases().forEach((holder, lease) -> held.put(holder, parse(
+                lease.getMetadata().getAnnotations() == null ? null : lease.getMetadata().getAnnotations().get(HELD))));
+        return held;
+    }
+
+    private Map<String, Lease> leases() {
+        Map<String, Lease> byHolder = new TreeMap<>();
+        for (Lease lease : client.leases().inNamespace(kit.namespace()).withLabel("sharding.kubeloop.dev/ring", RING)
+                .list().getItems()) {
+            String holder = lease.getSpec().getHolderIdentity();
+            // a SIGKILLed member's Lease stays, expired: it holds nothing any more (one machine, one clock)
+            boolean expired = lease.getSpec().getRenewTime().toInstant()
+                    .plusSeconds(lease.getSpec().getLeaseDurationSeconds()).isBefore(Instant.now());
+            if (holder != null && !holder.isEmpty() && !expired) {
+                byHolder.put(holder, lease);
+            }
+        }
+        return byHolder;
+    }
+
+    private static SortedSet<Integer> parse(String text) {
+        SortedSet<Integer> buckets = new TreeSet<>();
+        if (text == null || text.isBlank()) {
+            return buckets;
+        }
+        for (String part : text.split(",")) {
+            String[] range = part.trim().split("-");
+            int from = Integer.parseInt(range[0]);
+            int to = range.length > 1 ? Integer.parseInt(range[1]) : from;
+            for (int bucket = from; bucket <= to; bucket++) {
+                buckets.add(bucket);
+            }
+        }
+        return buckets;
+    }
+
+    private Map<String, Integer> bucketsOfWebsites() {
+        Map<String, Integer> buckets = new HashMap<>();
+        for (Website site : client.resources(Website.class).inNamespace(kit.namespace()).list().getItems()) {
+            buckets.put(site.getMetadata().getName(), LAYOUT.bucketOf(site));
+        }
+        return buckets;
+    }
+
+    /** The Websites a replica caches now, from its /actuator/kubeloop; null if it does not answer. */
+    private Integer cachedWebsites(String replica) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + ports.get(replica) + "/actuator/kubeloop"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                return null;
+            }
+            Map<?, ?> body = client.getKubernetesSerialization().unmarshal(response.body(), Map.class);
+            Map<?, ?> sharding = (Map<?, ?>) body.get("sharding");
+            Map<?, ?> objects = sharding == null ? null : (Map<?, ?>) sharding.get("objects");
+            return objects == null ? null : ((Number) objects.get("website")).intValue();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private static long moved(Map<Integer, String> before, Map<Integer, String> after) {
+        return changedBuckets(before, after).size();
+    }
+
+    private static Set<Integer> changedBuckets(Map<Integer, String> before, Map<Integer, String> after) {
+        Set<Integer> changed = new TreeSet<>();
+        after.forEach((bucket, holder) -> {
+            if (!holder.equals(before.get(bucket))) {
+                changed.add(bucket);
+            }
+        });
+        return changed;
+    }
+
+    private static long objectsIn(Map<String, Integer> bucketOf, Set<Integer> buckets) {
+        return bucketOf.values().stream().filter(buckets::contains).count();
+    }
+
+    private String split(Map<Integer, String> holders, Map<String, Integer> bucketOf, List<OperatorProcess> replicas) {
+        List<String> parts = new ArrayList<>();
+        for (OperatorProcess replica : replicas) {
+            long buckets = holders.values().stream().filter(replica.instance()::equals).count();
+            parts.add(replica.instance() + " " + buckets + " buckets / " + cachedWebsites(replica.instance())
+                    + " cached");
+        }
+        return String.join(", ", parts);
+    }
+
+    /** When the first of {@code survivors} reconciled a Website of {@code victim}'s buckets after {@code from}. */
+    private long firstReconcileOf(List<OperatorProcess> survivors, Map<Integer, String> holders, String victim,
+            Instant from) {
+        Map<String, Integer> bucketOf = bucketsOfWebsites();
+        long first = Long.MAX_VALUE;
+        for (OperatorProcess survivor : survivors) {
+            for (Reconcile reconcile : survivor.journal().reconciles(micros(Instant.now()))) {
+                String name = reconcile.key().substring(reconcile.key().indexOf('/') + 1);
+                Integer bucket = bucketOf.get(name);
+                if (reconcile.enter() >= micros(from) && bucket != null && victim.equals(holders.get(bucket))) {
+                    first = Math.min(first, reconcile.enter());
+                }
+            }
+        }
+        assertThat(first).as("someone reconciled the dead replica's Websites").isLessThan(Long.MAX_VALUE);
+        return first;
+    }
+
+    /** Each replica's heap in use after a full GC (jcmd), for the printed figures. */
+    private static String heap(List<OperatorProcess> replicas) {
+        List<String> parts = new ArrayList<>();
+        Pattern used = Pattern.compile("used (\\d+)K");
+        for (OperatorProcess replica : replicas) {
+            String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+            try {
+                run(jcmd, Long.toString(replica.pid()), "GC.run");
+                String info = run(jcmd, Long.toString(replica.pid()), "GC.heap_info");
+                Matcher matcher = used.matcher(info);
+                parts.add(replica.instance() + " " + (matcher.find() ? Long.parseLong(matcher.group(1)) / 1024 + " MiB"
+                        : "?"));
+            } catch (IOException e) {
+                parts.add(replica.instance() + " ?");
+            }
+        }
+        return String.join(", ", parts);
+    }
+
+    private static String run(String... command) throws IOException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            process.waitFor();
+            return output;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port", e);
+        }
+    }
+}
