@@ -11,8 +11,10 @@ import dev.kubeloop.sample.replica.ReconcileJournal.Reconcile;
 import dev.kubeloop.sample.replica.SpecUpdates;
 import dev.kubeloop.sample.replica.Websites;
 import dev.kubeloop.sample.website.Website;
+import dev.kubeloop.sample.website.WebsiteSpec;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -35,6 +37,7 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -65,6 +68,9 @@ class ShardingE2ETest {
 
     static final int SITES = Integer.getInteger("sharding.e2e.sites", 300);
     static final int UPDATES_PER_SECOND = 20;
+    /** Websites created one by one once the ring has settled, to time their slot label. */
+    static final int LATE = 10;
+    static final int TOTAL = SITES + LATE;
     static final String RING = "website-e2e";
     static final int BUCKETS = 32;
     static final int LEASE_SECONDS = 6;
@@ -91,7 +97,7 @@ class ShardingE2ETest {
         Path directory = Path.of("target", "reliability", "sharding-" + System.currentTimeMillis());
         Websites websites = new Websites(client, kit.namespace());
         List<String> names = websites.create(SITES, "v0");
-        Map<String, Integer> bucketOf = bucketsOfWebsites();
+        Map<String, Integer> bucketOf;
         List<String> figures = new ArrayList<>();
         try (OperatorProcess a = replica("replica-a", directory);
                 OperatorProcess b = replica("replica-b", directory);
@@ -101,11 +107,18 @@ class ShardingE2ETest {
                     () -> a.journal().ready().isPresent() && b.journal().ready().isPresent()
                             && c.journal().ready().isPresent());
             Map<Integer, String> three = awaitSettled(Set.of("replica-a", "replica-b", "replica-c"));
+            bucketOf = bucketsOfWebsites();
             websites.awaitConverged(kit, "three replicas reconciled all " + SITES + " Websites", SITES, CONVERGENCE);
             figures.add("3 replicas settled and converged " + seconds(micros(started), micros(Instant.now()))
                     + " after start");
             figures.add("split of " + SITES + " Websites: " + split(three, bucketOf, List.of(a, b, c)));
             figures.add("heap after GC: " + heap(List.of(a, b, c)));
+            List<Long> labelled = labelLatencies();
+            figures.add("new Websites labelled with their slot (create -> label seen on a watch), " + LATE
+                    + " in a row: " + labelled + " ms");
+            assertThat(labelled).as("a new object gets its slot label within a second").allMatch(ms -> ms <= 1_000);
+            bucketOf = bucketsOfWebsites();
+            websites.awaitConverged(kit, "the late Websites reconciled", TOTAL, CONVERGENCE);
 
             SpecUpdates updates = SpecUpdates.start(websites, names, UPDATES_PER_SECOND);
             Instant killed;
@@ -171,7 +184,7 @@ class ShardingE2ETest {
                 } finally {
                     updates.close();
                 }
-                websites.awaitConverged(kit, "every Website converged on replica-a and replica-d", SITES,
+                websites.awaitConverged(kit, "every Website converged on replica-a and replica-d", TOTAL,
                         CONVERGENCE);
 
                 Map<String, List<Reconcile>> reconciles = new LinkedHashMap<>();
@@ -189,9 +202,9 @@ class ShardingE2ETest {
                     }
                 }
                 assertThat(overlaps).as("reconciles of one Website by two replicas at once").isEmpty();
-                assertThat(websites.convergence().converged()).isEqualTo(SITES);
+                assertThat(websites.convergence().converged()).isEqualTo(TOTAL);
                 figures.add("reconciles a/b/c/d: " + reconciles.values().stream().map(List::size).toList()
-                        + ", overlaps 0, converged " + SITES + "/" + SITES + "; spec updates " + updates.done()
+                        + ", overlaps 0, converged " + TOTAL + "/" + TOTAL + "; spec updates " + updates.done()
                         + " at " + String.format(Locale.ROOT, "%.1f/s", updates.rate()) + " (" + updates.failed()
                         + " failed)");
             }
@@ -264,6 +277,25 @@ class ShardingE2ETest {
             return true;
         });
         return Map.copyOf(holders);
+    }
+
+    /** Creates {@link #LATE} Websites one by one, each timed from its create to its slot label seen on a watch. */
+    private List<Long> labelLatencies() {
+        List<Long> millis = new ArrayList<>();
+        for (int i = 0; i < LATE; i++) {
+            Website site = new Website();
+            site.setMetadata(new ObjectMetaBuilder().withNamespace(kit.namespace()).withName("late-" + i).build());
+            WebsiteSpec spec = new WebsiteSpec();
+            spec.setPage("v0");
+            site.setSpec(spec);
+            long created = System.nanoTime();
+            client.resource(site).create();
+            client.resources(Website.class).inNamespace(kit.namespace()).withName("late-" + i)
+                    .waitUntilCondition(w -> w != null && w.getMetadata().getLabels() != null
+                            && w.getMetadata().getLabels().containsKey(LAYOUT.labelKey()), 60, TimeUnit.SECONDS);
+            millis.add((System.nanoTime() - created) / 1_000_000);
+        }
+        return millis;
     }
 
     /** Whether every one of {@code buckets} is in the Lease of a member other than {@code leaver}. */
@@ -404,15 +436,21 @@ class ShardingE2ETest {
     /** Each replica's heap in use after a full GC (jcmd), for the printed figures. */
     private static String heap(List<OperatorProcess> replicas) {
         List<String> parts = new ArrayList<>();
-        Pattern used = Pattern.compile("used (\\d+)K");
+        // Serial GC: "def new generation total …K, used …K" and "tenured generation total …K, used …K"
+        Pattern used = Pattern.compile("generation\\s+total \\d+K, used (\\d+)K");
         for (OperatorProcess replica : replicas) {
             String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
             try {
                 run(jcmd, Long.toString(replica.pid()), "GC.run");
                 String info = run(jcmd, Long.toString(replica.pid()), "GC.heap_info");
                 Matcher matcher = used.matcher(info);
-                parts.add(replica.instance() + " " + (matcher.find() ? Long.parseLong(matcher.group(1)) / 1024 + " MiB"
-                        : "?"));
+                long kib = 0;
+                boolean found = false;
+                while (matcher.find()) {
+                    kib += Long.parseLong(matcher.group(1));
+                    found = true;
+                }
+                parts.add(replica.instance() + " " + (found ? kib / 1024 + " MiB" : "?"));
             } catch (IOException e) {
                 parts.add(replica.instance() + " ?");
             }
