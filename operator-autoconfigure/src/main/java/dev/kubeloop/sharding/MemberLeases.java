@@ -122,6 +122,21 @@ final class MemberLeases {
         stored = null;
     }
 
+    /**
+     * Deletes another member's Lease, unless it changed since {@code lease} was read (a precondition
+     * on its resourceVersion): its member is long gone. Another member deleting it first is fine.
+     */
+    void deleteStale(MemberLease lease) {
+        try {
+            client.leases().inNamespace(settings.namespace()).withName(lease.name())
+                    .lockResourceVersion(lease.resourceVersion()).delete();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND && e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                throw e;
+            }
+        }
+    }
+
     private Lease create(SortedSet<Integer> held, Instant now) {
         Lease lease = new LeaseBuilder().withMetadata(new ObjectMetaBuilder().withName(settings.leaseName())
                 .withNamespace(settings.namespace()).addToLabels(RING_LABEL, settings.ring())

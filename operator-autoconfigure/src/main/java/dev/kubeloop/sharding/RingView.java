@@ -108,6 +108,21 @@ final class RingView {
         all.forEach(lease -> update(lease, now));
     }
 
+    /**
+     * Other members' Leases that have not changed for {@code ageNanos}: their members are long
+     * gone (SIGKILLed, their node lost) and nobody else would ever delete them.
+     */
+    List<MemberLease> stale(long now, long ageNanos) {
+        List<MemberLease> stale = new ArrayList<>();
+        leases.values().forEach(observed -> {
+            if (!observed.deleted() && !self.equals(observed.lease().identity())
+                    && now - observed.observedNanos() >= ageNanos) {
+                stale.add(observed.lease());
+            }
+        });
+        return stale;
+    }
+
     /** Forgets Leases gone or expired for good, so that the view does not grow with every replica ever seen. */
     void prune(long now) {
         leases.values().removeIf(observed -> observed.deleted() && !observed.live(now));

@@ -59,6 +59,12 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
     /** A round planned for an expiry runs this much later, so that the member is expired by then. */
     private static final Duration EXPIRY_MARGIN = Duration.ofMillis(20);
     private static final long NEVER_LISTED = Long.MIN_VALUE;
+    /**
+     * A Lease unchanged for this many lease durations belongs to a member long gone (SIGKILLed with
+     * a random identity, it never comes back): any member deletes it, so that the ring does not
+     * grow with every crash.
+     */
+    private static final int STALE_LEASE_DURATIONS = 4;
 
     private final KubernetesClient client;
     private final ShardingSettings settings;
@@ -336,6 +342,21 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
             view.listed(all, ticker.read());
         } catch (RuntimeException e) {
             log.debug("Could not list the ring's Leases: ring={}: {}", settings.describe(), e.getMessage());
+            return;
+        }
+        long staleAfter = settings.leaseDuration().multipliedBy(STALE_LEASE_DURATIONS).toNanos();
+        for (MemberLease stale : view.stale(ticker.read(), staleAfter)) {
+            try {
+                call(() -> {
+                    leases.deleteStale(stale);
+                    return null;
+                });
+                log.info("Deleted the Lease of a member gone for {} lease durations: ring={} identity={} lease={}",
+                        STALE_LEASE_DURATIONS, settings.describe(), settings.identity(), stale.name());
+            } catch (RuntimeException e) {
+                log.debug("Could not delete the stale Lease {}: ring={}: {}", stale.name(), settings.describe(),
+                        e.getMessage());
+            }
         }
     }
 

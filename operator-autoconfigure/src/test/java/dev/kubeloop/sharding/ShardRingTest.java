@@ -173,6 +173,7 @@ class ShardRingTest {
         fromB.update(new MemberLease("ring-b", "b", set(), BUCKETS, clock.instant(), 15, "v2"), now());
         advance(RENEW);
         assertThat(fromB.snapshot(now()).heldByOther(0)).as("a has just fenced itself; b still waits").isTrue();
+        fromB.update(new MemberLease("ring-b", "b", set(), BUCKETS, clock.instant(), 15, "v3"), now()); // b renews
         advance(LEASE.minus(RENEW));
         assertThat(fromB.snapshot(now()).heldByOther(0)).isFalse();
         assertThat(fromB.snapshot(now()).members()).containsOnlyKeys("b");
@@ -189,6 +190,19 @@ class ShardRingTest {
         view.update(new MemberLease("ring-c", "c", set(), BUCKETS, clock.instant(), 15, "v2"), now());
         view.deleted("ring-c", now());
         assertThat(view.snapshot(now()).members()).doesNotContainKey("c");
+    }
+
+    @Test
+    void aLeaseUnchangedForLongIsStaleButNeverOnesOwnNorOneThatRenews() {
+        view.update(self(set()), now());
+        other("b", set(1));
+        other("dead", set(2));
+        Duration staleAfter = LEASE.multipliedBy(4);
+        advance(staleAfter.minus(Duration.ofMillis(1)));
+        other("b", set(1));
+        assertThat(view.stale(now(), staleAfter.toNanos())).isEmpty();
+        advance(Duration.ofMillis(1));
+        assertThat(view.stale(now(), staleAfter.toNanos())).extracting(MemberLease::identity).containsExactly("dead");
     }
 
     @Test
