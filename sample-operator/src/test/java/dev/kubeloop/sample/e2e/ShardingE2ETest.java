@@ -79,7 +79,7 @@ class ShardingE2ETest {
     static final String HELD = "sharding.kubeloop.dev/held";
     /** Generous: four replicas, kube-apiserver, etcd and the test share two loaded cores. */
     static final Duration STARTUP = Duration.ofSeconds(180);
-    static final Duration CONVERGENCE = Duration.ofSeconds(300);
+    static final Duration CONVERGENCE = Duration.ofSeconds(Math.max(300, SITES / 5));
     static final Duration SETTLE = Duration.ofSeconds(120);
     static final ShardLayout LAYOUT = new ShardLayout(RING, BUCKETS);
 
