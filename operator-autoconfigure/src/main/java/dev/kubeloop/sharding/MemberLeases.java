@@ -3,6 +3,7 @@ package dev.kubeloop.sharding;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseList;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -39,6 +40,7 @@ final class MemberLeases {
     private final ShardingSettings settings;
     private final Instant joined = Instant.now();
     private Lease stored;
+    private String listedAt;
 
     MemberLeases(KubernetesClient client, ShardingSettings settings) {
         this.client = client;
@@ -91,14 +93,24 @@ final class MemberLeases {
         return stored;
     }
 
-    /** A consistent read of every Lease of the ring. */
+    /**
+     * A consistent read of every Lease of the ring; {@link #listedAt()} is then its resourceVersion
+     * (etcd's revision when it was read: later than every write committed before it).
+     */
     List<MemberLease> list() {
         List<MemberLease> members = new ArrayList<>();
-        for (Lease lease : client.leases().inNamespace(settings.namespace()).withLabel(RING_LABEL, settings.ring())
-                .list().getItems()) {
+        LeaseList list = client.leases().inNamespace(settings.namespace()).withLabel(RING_LABEL, settings.ring())
+                .list();
+        for (Lease lease : list.getItems()) {
             read(lease).ifPresent(members::add);
         }
+        listedAt = list.getMetadata() == null ? null : list.getMetadata().getResourceVersion();
         return members;
+    }
+
+    /** The resourceVersion of the last {@link #list()}; null before one. */
+    String listedAt() {
+        return listedAt;
     }
 
     /** An unstarted informer on the ring's Leases. */

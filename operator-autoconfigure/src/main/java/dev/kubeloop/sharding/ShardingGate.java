@@ -294,8 +294,6 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         if (closed || shards == null) {
             return;
         }
-        log.debug("Round: ring={} identity={} wasInRing={} inRing={} published={}", settings.describe(),
-                settings.identity(), wasInRing, ring.inRing(), ring.published());
         fenceIfExpired();
         refreshView();
         long now = ticker.read();
@@ -403,8 +401,12 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
     private void claim(SortedSet<Integer> claimed) {
         long fenceEpoch = fence.epoch();
         RingView.Snapshot quorum;
+        // the read-back's revision: later than every write of the buckets' previous holders (they released
+        // the buckets, or their Leases expired, before this read); the buckets' first lists are not older
+        String notOlderThan;
         try {
             quorum = view.verify(call(leases::list), ticker.read());
+            notOlderThan = leases.listedAt();
         } catch (RuntimeException e) {
             log.warn("Could not read the ring back after claiming buckets {}; withdrawing them: ring={}: {}", claimed,
                     settings.describe(), e.getMessage());
@@ -420,7 +422,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         }
         for (int bucket : verification.confirmed()) {
             long claim = ring.claimOf(bucket);
-            shards.startBucket(bucket).whenComplete((ignored, error) -> run(() -> synced(bucket, claim, fenceEpoch,
+            shards.startBucket(bucket, notOlderThan).whenComplete((ignored, error) -> run(() -> synced(bucket, claim, fenceEpoch,
                     error)));
         }
     }

@@ -48,7 +48,12 @@ final class InformerFactory implements AutoCloseable {
         return stripManagedFields;
     }
 
-    <T extends HasMetadata> SharedIndexInformer<T> create(InformerKey key, long resyncMillis) {
+    /**
+     * @param firstListNotOlderThan for a bucket's informer, the resourceVersion its first list must
+     *     not be older than; null otherwise
+     */
+    <T extends HasMetadata> SharedIndexInformer<T> create(InformerKey key, long resyncMillis,
+            String firstListNotOlderThan) {
         @SuppressWarnings("unchecked")
         Class<T> type = (Class<T>) key.type();
         List<FieldSelectors.Term> fields = FieldSelectors.parse(key.fieldSelector());
@@ -71,9 +76,10 @@ final class InformerFactory implements AutoCloseable {
         // which must then fit in the heap at once, all objects parsed and managedFields not yet stripped
         Informable<T> source = listPageSize > 0 ? scoped.withLimit(listPageSize) : scoped;
         // not source.runnableInformer: one object the type cannot read must not stop the whole informer
-        // a bucket's first list must hold every write its previous holder made: read it from etcd
+        // a bucket's first list must hold every write its previous holder made: not older than the claim
         return TolerantListerWatcher.informer(client, type, source, key.namespace(), labelSelector, fields,
-                resyncMillis, new UnreadableObjects(type, key.describe(), events), key.sharded());
+                resyncMillis, new UnreadableObjects(type, key.describe(), events),
+                key.sharded() ? firstListNotOlderThan : null);
     }
 
     /** The key's label selector, and for a bucket's informer the bucket's slots. */

@@ -50,9 +50,9 @@ import org.slf4j.LoggerFactory;
  * not start with the others: {@link #startBucket} starts a bucket's informers when this replica
  * takes the bucket, {@link #stopBucket} drops them (and their cached objects, silently: the objects
  * still exist, another replica caches them now) when it gives the bucket away. Their first list is
- * a consistent read from etcd, never the watch cache, so that a replica taking a bucket over sees
- * at least every write its previous holder made. Readiness and the sync wait cover the started
- * ones.
+ * not older than a resourceVersion the caller gives (later than every write of the bucket's
+ * previous holder), so that a replica taking a bucket over sees at least those writes; the API
+ * server answers it from its watch cache. Readiness and the sync wait cover the started ones.
  *
  * <p>Thread-safety: registration, start and stop are synchronized on this registry; the entries
  * publish their informers through volatile fields, so caches can be read from any thread.
@@ -136,18 +136,19 @@ public final class InformerRegistry {
     }
 
     /**
-     * Starts the informers of {@code bucket} (every sharded scope's), which list it consistently;
-     * completes when all have synced, exceptionally if one failed to list. Does nothing for
-     * informers of the bucket that run already.
+     * Starts the informers of {@code bucket} (every sharded scope's), whose first list is not
+     * older than {@code notOlderThan} (null: fabric8's usual list); completes when all have synced,
+     * exceptionally if one failed to list. Does nothing for informers of the bucket that run
+     * already.
      */
-    public synchronized CompletableFuture<Void> startBucket(int bucket) {
+    public synchronized CompletableFuture<Void> startBucket(int bucket, String notOlderThan) {
         if (!started || stopping) {
             return CompletableFuture.failedFuture(new IllegalStateException("informers are not running"));
         }
         List<CompletableFuture<Void>> synced = new ArrayList<>();
         for (InformerEntry<?> entry : entries.values()) {
             if (entry.key().bucket() == bucket) {
-                startEntry(entry);
+                entry.start(factory, this::stoppedWithError, notOlderThan);
                 synced.add(entry.started());
             }
         }
@@ -206,7 +207,7 @@ public final class InformerRegistry {
     }
 
     private <T extends HasMetadata> void startEntry(InformerEntry<T> entry) {
-        entry.start(factory, this::stoppedWithError);
+        entry.start(factory, this::stoppedWithError, null);
     }
 
     private <T extends HasMetadata> void stoppedWithError(InformerEntry<T> entry, Throwable error) {

@@ -75,35 +75,42 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
     private final KubernetesSerialization serialization;
     private final UnreadableObjects unreadable;
     /**
-     * Whether lists read from etcd ({@code resourceVersion} unset) rather than whatever the API
-     * server's watch cache holds ({@code resourceVersion=0}, fabric8's choice): a consistent list
-     * holds every write made before it, which is what a replica taking a bucket over needs.
+     * For a bucket's informer: the resourceVersion its first list must not be older than (the
+     * read-back of the claim that gave this replica the bucket, itself later than every write of
+     * the bucket's previous holder). The first list asks for it with
+     * {@code resourceVersionMatch=NotOlderThan}: the API server answers from its watch cache once
+     * that has caught up, so the list costs what fabric8's usual {@code resourceVersion=0} costs
+     * and still holds every write the previous holder made; a consistent list from etcd would read
+     * the whole collection once per bucket. Null for other informers.
      */
-    private final boolean consistentLists;
+    private final String firstListNotOlderThan;
+    /** Whether the first list succeeded: later lists (relists after a 410) are the usual ones. */
+    private volatile boolean listed;
     /** Whether the last list left objects out: watches are then untyped, converted event by event. */
     private volatile boolean leftObjectsOut;
 
     private TolerantListerWatcher(ListerWatcher<T, KubernetesResourceList<T>> typed,
             ListerWatcher<GenericKubernetesResource, GenericKubernetesResourceList> untyped, Class<T> type,
-            KubernetesSerialization serialization, UnreadableObjects unreadable, boolean consistentLists) {
+            KubernetesSerialization serialization, UnreadableObjects unreadable, String firstListNotOlderThan) {
         this.typed = typed;
         this.untyped = untyped;
         this.type = type;
         this.serialization = serialization;
         this.unreadable = unreadable;
-        this.consistentLists = consistentLists;
+        this.firstListNotOlderThan = firstListNotOlderThan;
     }
 
     /**
      * An unstarted informer over {@code scoped} (the typed operation, already narrowed to a
      * namespace and the selectors) that leaves unreadable objects out instead of failing.
      *
-     * @param consistentLists whether its lists read from etcd instead of the watch cache
+     * @param firstListNotOlderThan the resourceVersion the first list must not be older than; null:
+     *     fabric8's usual lists
      */
     @SuppressWarnings("unchecked")
     static <T extends HasMetadata> SharedIndexInformer<T> informer(KubernetesClient client, Class<T> type,
             Informable<T> scoped, String namespace, String labelSelector, List<FieldSelectors.Term> fields,
-            long resyncMillis, UnreadableObjects unreadable, boolean consistentLists) {
+            long resyncMillis, UnreadableObjects unreadable, String firstListNotOlderThan) {
         MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
                 generic = client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type));
         FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList,
@@ -123,7 +130,7 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
         TolerantListerWatcher<T> listerWatcher = new TolerantListerWatcher<>(
                 (ListerWatcher<T, KubernetesResourceList<T>>) scoped,
                 (ListerWatcher<GenericKubernetesResource, GenericKubernetesResourceList>) untyped, type,
-                client.getKubernetesSerialization(), unreadable, consistentLists);
+                client.getKubernetesSerialization(), unreadable, firstListNotOlderThan);
         DefaultSharedIndexInformer<T, KubernetesResourceList<T>> informer = new DefaultSharedIndexInformer<>(type,
                 listerWatcher, resyncMillis, executor);
         informer.exceptionHandler(TolerantListerWatcher::retryAfter);
@@ -181,14 +188,19 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
 
     @Override
     public CompletableFuture<KubernetesResourceList<T>> submitList(ListOptions options) {
-        if (consistentLists && "0".equals(options.getResourceVersion())) {
-            options = new ListOptionsBuilder(options).withResourceVersion(null).build();
+        if (firstListNotOlderThan != null && !listed && options.getContinue() == null) {
+            options = new ListOptionsBuilder(options).withResourceVersion(firstListNotOlderThan)
+                    .withResourceVersionMatch("NotOlderThan").build();
         }
         ListOptions copy = new ListOptionsBuilder(options).build(); // the typed call may adjust its options
         boolean firstPage = options.getContinue() == null;
         return typed.submitList(options).thenApply(list -> {
             if (firstPage) {
                 leftObjectsOut = false;
+            }
+            if (list.getMetadata() == null || list.getMetadata().getContinue() == null
+                    || list.getMetadata().getContinue().isEmpty()) {
+                listed = true;
             }
             return list;
         }).exceptionallyCompose(error -> {

@@ -443,8 +443,8 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         }
 
         @Override
-        public CompletableFuture<Void> startBucket(int bucket) {
-            return informers.startBucket(bucket);
+        public CompletableFuture<Void> startBucket(int bucket, String notOlderThan) {
+            return informers.startBucket(bucket, notOlderThan);
         }
 
         @Override

@@ -19,10 +19,11 @@ public interface ShardControl {
     ShardLayout layout();
 
     /**
-     * Starts the bucket's informers, whose first list is a consistent read (it holds every write
-     * made before it); completes when all have synced, exceptionally if one failed.
+     * Starts the bucket's informers, whose first list is not older than {@code notOlderThan} (a
+     * resourceVersion later than every write that must be seen); completes when all have synced,
+     * exceptionally if one failed.
      */
-    CompletableFuture<Void> startBucket(int bucket);
+    CompletableFuture<Void> startBucket(int bucket, String notOlderThan);
 
     /** Stops the bucket's informers; their objects leave the caches without events. Idempotent. */
     void stopBucket(int bucket);

@@ -172,6 +172,7 @@ class HelmChartTest {
                 Arguments.of("watchNamespaces", Map.of("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b")),
                 Arguments.of("single replica without leader election", Map.of("replicaCount", "1",
                         "leaderElection.enabled", "false")),
+                Arguments.of("sharding", Map.of("replicaCount", "4", "sharding.enabled", "true")),
                 Arguments.of("monitoring and write access on", Map.of("metrics.serviceMonitor.enabled", "true",
                         "metrics.prometheusRule.enabled", "true", "metrics.grafanaDashboard.enabled", "true",
                         "introspectionWriteAccess", "true")));
@@ -241,9 +242,38 @@ class HelmChartTest {
     }
 
     @Test
+    void shardingTurnsLeaderElectionOffAndGrantsTheRingsLeasesIncludingDelete() {
+        RenderedChart chart = RenderedChart.render(Map.of("replicaCount", "4", "sharding.enabled", "true"));
+        Map<String, String> env = env(chart.one(Deployment.class).getSpec().getTemplate().getSpec().getContainers()
+                .get(0));
+        assertThat(env).containsEntry("KUBELOOP_SHARDING_ENABLED", "true")
+                .containsEntry("KUBELOOP_LEADER_ELECTION_ENABLED", "false")
+                .containsEntry("KUBELOOP_SHARDING_BUCKETS", "32")
+                .containsEntry("KUBELOOP_SHARDING_NAMESPACE", RenderedChart.NAMESPACE)
+                .containsEntry("KUBELOOP_SHARDING_LEASE_DURATION", "15s")
+                .containsKey("KUBELOOP_SHARDING_RING_NAME");
+        Role ring = chart.one(Role.class);
+        assertThat(ring.getMetadata().getName()).endsWith("-sharding");
+        assertThat(ring.getRules()).singleElement().satisfies(rule -> {
+            assertThat(rule.getResources()).containsExactly("leases");
+            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch", "create", "update", "patch",
+                    "delete");
+        });
+        assertThat(chart.one(ClusterRole.class).getRules()).anySatisfy(rule -> {
+            assertThat(rule.getResources()).contains("websites");
+            assertThat(rule.getVerbs()).as("the slot label is a patch").contains("patch");
+        });
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("replicaCount", "4", "sharding.enabled", "true",
+                "sharding.buckets", "2"))).hasMessageContaining("sharding.buckets must be at least replicaCount");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("sharding.enabled", "true",
+                "sharding.renewDeadlineSeconds", "3"))).hasMessageContaining("sharding.renewDeadlineSeconds must be "
+                        + "at least 2 × sharding.retryPeriodSeconds");
+    }
+
+    @Test
     void invalidValuesFailWithAMessageNamingTheValue() {
         assertThatThrownBy(() -> RenderedChart.render(Map.of("leaderElection.enabled", "false")))
-                .hasMessageContaining("replicaCount > 1 needs leaderElection.enabled=true");
+                .hasMessageContaining("replicaCount > 1 needs leaderElection.enabled=true or sharding.enabled=true");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("leaderElection.renewDeadlineSeconds", "20")))
                 .hasMessageContaining("leaderElection.leaseDurationSeconds must be greater");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("replicaCount", "0")))

@@ -38,6 +38,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -80,7 +81,7 @@ class ShardingE2ETest {
     /** Generous: four replicas, kube-apiserver, etcd and the test share two loaded cores. */
     static final Duration STARTUP = Duration.ofSeconds(180);
     static final Duration CONVERGENCE = Duration.ofSeconds(Math.max(300, SITES / 5));
-    static final Duration SETTLE = Duration.ofSeconds(120);
+    static final Duration SETTLE = Duration.ofSeconds(Math.max(120, SITES / 10));
     static final ShardLayout LAYOUT = new ShardLayout(RING, BUCKETS);
 
     @Autowired
@@ -103,12 +104,13 @@ class ShardingE2ETest {
                 OperatorProcess b = replica("replica-b", directory);
                 OperatorProcess c = replica("replica-c", directory)) {
             Instant started = Instant.now();
-            kit.await("three replicas started and joined the ring", STARTUP,
+            await("three replicas started and joined the ring", STARTUP,
                     () -> a.journal().ready().isPresent() && b.journal().ready().isPresent()
                             && c.journal().ready().isPresent());
             Map<Integer, String> three = awaitSettled(Set.of("replica-a", "replica-b", "replica-c"));
             bucketOf = bucketsOfWebsites();
-            websites.awaitConverged(kit, "three replicas reconciled all " + SITES + " Websites", SITES, CONVERGENCE);
+            await("three replicas reconciled all " + SITES + " Websites", CONVERGENCE,
+                    () -> websites.convergence().converged() == SITES);
             figures.add("3 replicas settled and converged " + seconds(micros(started), micros(Instant.now()))
                     + " after start");
             figures.add("split of " + SITES + " Websites: " + split(three, bucketOf, List.of(a, b, c)));
@@ -118,14 +120,15 @@ class ShardingE2ETest {
                     + " in a row: " + labelled + " ms");
             assertThat(labelled).as("a new object gets its slot label within a second").allMatch(ms -> ms <= 1_000);
             bucketOf = bucketsOfWebsites();
-            websites.awaitConverged(kit, "the late Websites reconciled", TOTAL, CONVERGENCE);
+            await("the late Websites reconciled", CONVERGENCE,
+                    () -> websites.convergence().converged() == TOTAL);
 
             SpecUpdates updates = SpecUpdates.start(websites, names, UPDATES_PER_SECOND);
             Instant killed;
             Instant dead;
             try (OperatorProcess d = replica("replica-d", directory)) {
                 try {
-                    kit.await(d + " started", STARTUP, () -> d.journal().ready().isPresent());
+                    await(d + " started", STARTUP, () -> d.journal().ready().isPresent());
                     Instant joined = Instant.now();
                     Map<Integer, String> four = awaitSettled(Set.of("replica-a", "replica-b", "replica-c",
                             "replica-d"));
@@ -144,7 +147,7 @@ class ShardingE2ETest {
                     Instant terminated = Instant.now();
                     c.terminate();
                     Set<Integer> itsBuckets = bucketsOf(four, "replica-c");
-                    kit.await("replica-c's buckets claimed by the others", SETTLE,
+                    await("replica-c's buckets claimed by the others", SETTLE,
                             () -> claimedElsewhere(itsBuckets, "replica-c"));
                     Instant claimed = Instant.now();
                     Map<Integer, String> afterLeave = awaitSettled(Set.of("replica-a", "replica-b", "replica-d"));
@@ -163,7 +166,7 @@ class ShardingE2ETest {
                             + seconds(micros(terminated), micros(handedOver)) + " after SIGTERM (its Lease could "
                             + "have expired " + seconds(micros(terminated), micros(couldExpire)) + " after it)");
 
-                    kit.await("spec changes under way and " + b + " inside a reconcile", Duration.ofSeconds(60),
+                    await("spec changes under way and " + b + " inside a reconcile", Duration.ofSeconds(60),
                             () -> !b.journal().running().isEmpty());
                     Lease last = leases().get("replica-b");
                     assertThat(last).as("replica-b's Lease").isNotNull();
@@ -184,8 +187,8 @@ class ShardingE2ETest {
                 } finally {
                     updates.close();
                 }
-                websites.awaitConverged(kit, "every Website converged on replica-a and replica-d", TOTAL,
-                        CONVERGENCE);
+                await("every Website converged on replica-a and replica-d", CONVERGENCE,
+                        () -> websites.convergence().converged() == TOTAL);
 
                 Map<String, List<Reconcile>> reconciles = new LinkedHashMap<>();
                 long now = micros(Instant.now());
@@ -214,6 +217,25 @@ class ShardingE2ETest {
                 String.join("\n  ", figures));
     }
 
+    /**
+     * Polls {@code condition} until it holds, failing after {@code timeout}. (The test kit's await
+     * reads the test context's manager for its diagnostics; this context runs none.)
+     */
+    private static void await(String description, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out after " + timeout + " waiting for: " + description);
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("Interrupted waiting for: " + description, e);
+            }
+        }
+    }
+
     private OperatorProcess replica(String identity, Path directory) {
         int port = freePort();
         ports.put(identity, port);
@@ -238,7 +260,7 @@ class ShardingE2ETest {
      */
     private Map<Integer, String> awaitSettled(Set<String> members) {
         Map<Integer, String> holders = new TreeMap<>();
-        kit.await("the ring of " + members + " settled: " + holders, SETTLE, () -> {
+        await("the ring of " + members + " settled: " + holders, SETTLE, () -> {
             holders.clear();
             Map<String, SortedSet<Integer>> held = memberLeases();
             if (!held.keySet().containsAll(members)) {
