@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
@@ -189,9 +190,29 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
     @Override
     public CompletableFuture<KubernetesResourceList<T>> submitList(ListOptions options) {
         if (firstListNotOlderThan != null && !listed && options.getContinue() == null) {
-            options = new ListOptionsBuilder(options).withResourceVersion(firstListNotOlderThan)
+            ListOptions usual = options;
+            ListOptions notOlder = new ListOptionsBuilder(options).withResourceVersion(firstListNotOlderThan)
                     .withResourceVersionMatch("NotOlderThan").build();
+            // 504 "Too large resource version": the server's cache of this type did not reach the revision
+            // within its wait (3 s). Before etcd progress notifications (Kubernetes 1.20, say) a type's cache
+            // only moves with that type's own events, so a quiet type never reaches a revision made by other
+            // writes: nothing of it changed since the cache's revision, and the usual list is current
+            return list(notOlder).exceptionallyCompose(error -> tooLargeResourceVersion(error) ? list(usual)
+                    : CompletableFuture.failedFuture(error));
         }
+        return list(options);
+    }
+
+    private static boolean tooLargeResourceVersion(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof KubernetesClientException e && e.getCode() == 504) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private CompletableFuture<KubernetesResourceList<T>> list(ListOptions options) {
         ListOptions copy = new ListOptionsBuilder(options).build(); // the typed call may adjust its options
         boolean firstPage = options.getContinue() == null;
         return typed.submitList(options).thenApply(list -> {
