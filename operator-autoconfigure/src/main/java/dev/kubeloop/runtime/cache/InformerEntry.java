@@ -203,6 +203,12 @@ final class InformerEntry<T extends HasMetadata> {
         }
     }
 
+    /** How many objects the running informer caches, without copying them; 0 while it does not run. */
+    int cachedObjects() {
+        ItemStore<T> items = store;
+        return informer == null || items == null ? 0 : items.size();
+    }
+
     InformerStatus status() {
         Class<? extends HasMetadata> type = key.type();
         SharedIndexInformer<T> current = informer;

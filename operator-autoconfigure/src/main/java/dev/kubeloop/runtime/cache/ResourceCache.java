@@ -75,6 +75,15 @@ public final class ResourceCache<T extends HasMetadata> {
         return result;
     }
 
+    /** How many objects are cached in scope, without copying them (health and metrics read it often). */
+    public int size() {
+        int size = 0;
+        for (InformerEntry<T> entry : entries) {
+            size += entry.cachedObjects();
+        }
+        return size;
+    }
+
     /** The cached objects of one bucket of a sharded scope; empty while its informers do not run. */
     public List<T> listBucket(int bucket) {
         List<T> result = new ArrayList<>();

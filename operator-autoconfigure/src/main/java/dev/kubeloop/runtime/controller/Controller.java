@@ -123,7 +123,7 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
 
     /** How many primaries this controller caches now (sharded: this replica's share). */
     public int cachedPrimaries() {
-        return primaryCache.list().size();
+        return primaryCache.size();
     }
 
     /** The primary objects' cache. */

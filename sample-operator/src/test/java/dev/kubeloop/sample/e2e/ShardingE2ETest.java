@@ -142,8 +142,9 @@ class ShardingE2ETest {
                     assertThat(four.values().stream().filter("replica-d"::equals).count()).isEqualTo(BUCKETS / 4);
                     int fencesDuringJoin = fences(List.of(a, b, c, d)) - fencesBeforeJoin;
                     if (fencesDuringJoin == 0) {
-                        assertThat(movedBuckets).as("a join moves only the newcomer's share (32 / 4)")
-                                .isEqualTo(BUCKETS / 4);
+                        // plus at most one when the extra-bucket ranking changes (AssignmentTest pins the same bound)
+                        assertThat(movedBuckets).as("a join moves the newcomer's share (32 / 4), at most one more")
+                                .isBetween((long) BUCKETS / 4, (long) BUCKETS / 4 + 1);
                     } else {
                         // a replica whose Lease write outlived the renew deadline dropped everything meanwhile
                         figures.add("(during the join " + fencesDuringJoin + " replica(s) were fenced by a stalled "
@@ -170,8 +171,9 @@ class ShardingE2ETest {
                     assertThat(claimed).as("a graceful leave hands over before its Lease could expire at %s",
                             couldExpire).isBefore(couldExpire.plusMillis(500));
                     if (fences(List.of(a, b, c, d)) - fencesBeforeJoin == 0) {
-                        assertThat(moved(four, afterLeave)).as("a leave moves only the leaver's buckets")
-                                .isEqualTo(four.values().stream().filter("replica-c"::equals).count());
+                        long leavers = four.values().stream().filter("replica-c"::equals).count();
+                        assertThat(moved(four, afterLeave)).as("a leave moves the leaver's buckets, at most one more")
+                                .isBetween(leavers, leavers + 1);
                     }
                     figures.add("graceful leave of replica-c: " + moved(four, afterLeave) + " buckets ("
                             + objectsIn(bucketOf, changedBuckets(four, afterLeave)) + " Websites) claimed by the "
