@@ -51,7 +51,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>State ownership: {@code ring}, {@code view}, {@code leases} and {@code labeler} are confined to
  * the sharding thread; {@code renewDeadlineAt} is written there and read by the fence thread;
- * {@code state} is a volatile snapshot for health, metrics and introspection.
+ * {@code fenced} is set by the fence thread and consumed by the sharding thread, which then drops
+ * every bucket before it counts any renewal; {@code callingThread} (the sharding thread while it
+ * waits for the API server) is guarded by {@code callLock}, so that the fence thread and a call's
+ * timeout interrupt only the call under way, never the next one; {@code state} is a volatile
+ * snapshot for health, metrics and introspection.
+ *
+ * <p>Every member also lists the ring once per retry period (a broken watch must not leave it
+ * planning on an old ring) and deletes the Leases of members gone for four lease durations.
  */
 public final class ShardingGate implements WorkGate, AutoCloseable {
 
