@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
@@ -43,6 +44,14 @@ final class InformerEntry<T extends HasMetadata> {
     private volatile ItemStore<T> store;
     private volatile CompletableFuture<Void> started = new CompletableFuture<>();
     private volatile CompletableFuture<Void> handedOver = new CompletableFuture<>();
+    /**
+     * For an optional type: the objects the handlers have been given and not yet told deleted, by
+     * key (written on the informer's event executor). When the type goes, these are the objects
+     * reported deleted: the store drops an object as soon as its watch event arrives, but stopping
+     * the informer discards the notifications still on their way to the handlers, so the store
+     * alone would lose those deletes.
+     */
+    private volatile Map<String, T> delivered;
     private volatile Throwable failure;
     private volatile boolean waiting;
 
@@ -143,23 +152,26 @@ final class InformerEntry<T extends HasMetadata> {
         if (!indexers.isEmpty()) {
             created.addIndexers(indexers);
         }
-        CompletableFuture<Void> delivered = new CompletableFuture<>();
+        CompletableFuture<Void> listed = new CompletableFuture<>();
         AtomicInteger listing = new AtomicInteger(registrations.size());
         if (registrations.isEmpty()) {
-            delivered.complete(null);
+            listed.complete(null);
         }
+        Map<String, T> given = optional && !registrations.isEmpty() ? new ConcurrentHashMap<>() : null;
         boolean first = true;
         for (Registration<T> registration : registrations) {
-            // the first handler also counts re-lists: one more fabric8 listener would cost every event a dispatch
+            // the first handler also counts re-lists and keeps what was given: fabric8 hands every
+            // notification to all handlers in turn, and one more listener would cost every event a dispatch
             created.addEventHandlerWithResyncPeriod(new Tracking<>(registration.handler(), first ? watchRestarts : null,
-                    () -> {
+                    first ? given : null, () -> {
                         if (listing.decrementAndGet() == 0) {
-                            delivered.complete(null);
+                            listed.complete(null);
                         }
                     }), registration.resyncMillis());
             first = false;
         }
-        handedOver = delivered;
+        handedOver = listed;
+        delivered = given;
         failure = null;
         waiting = false;
         store = createdStore;
@@ -195,7 +207,9 @@ final class InformerEntry<T extends HasMetadata> {
         if (typeGone) {
             waiting = true;
             started = new CompletableFuture<>();
-            for (T object : current.getStore().list()) {
+            Map<String, T> given = delivered;
+            delivered = null;
+            for (T object : given != null ? List.copyOf(given.values()) : current.getStore().list()) {
                 for (Registration<T> registration : registrations) {
                     try {
                         registration.handler().onDelete(object, true);
@@ -242,15 +256,18 @@ final class InformerEntry<T extends HasMetadata> {
      * expired (410 Gone) or failed and fabric8 listed and watched again; its transparent reconnects
      * of a healthy watch do not re-list. {@code listed} is only touched on that serial executor.
      */
-    private static final class Tracking<T> implements ResourceEventHandler<T> {
+    private static final class Tracking<T extends HasMetadata> implements ResourceEventHandler<T> {
         private final ResourceEventHandler<T> delegate;
         private final LongAdder relists;
+        private final Map<String, T> given;
         private final Runnable firstList;
         private boolean listed;
 
-        Tracking(ResourceEventHandler<T> delegate, LongAdder relists, Runnable firstList) {
+        /** {@code relists} and {@code given} may be null: not counted, not kept. */
+        Tracking(ResourceEventHandler<T> delegate, LongAdder relists, Map<String, T> given, Runnable firstList) {
             this.delegate = delegate;
             this.relists = relists;
+            this.given = given;
             this.firstList = firstList;
         }
 
@@ -276,16 +293,25 @@ final class InformerEntry<T extends HasMetadata> {
 
         @Override
         public void onAdd(T object) {
+            if (given != null) {
+                given.put(Cache.metaNamespaceKeyFunc(object), object);
+            }
             delegate.onAdd(object);
         }
 
         @Override
         public void onUpdate(T oldObject, T newObject) {
+            if (given != null) {
+                given.put(Cache.metaNamespaceKeyFunc(newObject), newObject);
+            }
             delegate.onUpdate(oldObject, newObject);
         }
 
         @Override
         public void onDelete(T object, boolean deletedFinalStateUnknown) {
+            if (given != null) {
+                given.remove(Cache.metaNamespaceKeyFunc(object));
+            }
             delegate.onDelete(object, deletedFinalStateUnknown);
         }
 
