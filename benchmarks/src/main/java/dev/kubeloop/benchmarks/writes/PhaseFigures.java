@@ -40,11 +40,10 @@ final class PhaseFigures {
      * @param elapsedSeconds first request of the phase until the last Website converged; NaN if not timed
      * @param issuedSeconds first request until the harness's last was accepted; NaN if not timed
      */
-    static PhaseFigures measure(String phase, int units, String unit, double loadAtStart, OperatorMetrics before,
-            OperatorMetrics after, List<AuditLog.Request> audit, double elapsedSeconds, double issuedSeconds) {
+    static PhaseFigures measure(String phase, int units, String unit, OperatorMetrics before, OperatorMetrics after,
+            List<AuditLog.Request> audit, double elapsedSeconds, double issuedSeconds) {
         PhaseFigures figures = new PhaseFigures(phase);
         Map<String, Double> rows = figures.rows;
-        rows.put("1-min load at start", loadAtStart);
         rows.put("elapsed s (until all converged)", elapsedSeconds);
         rows.put(unit + "s issued in s", issuedSeconds);
         double reconciles = after.reconciles() - before.reconciles();
@@ -69,9 +68,8 @@ final class PhaseFigures {
     }
 
     /** The demo's figures: counted from the operator's start, nothing timed, no audit log. */
-    static PhaseFigures demo(String phase, double loadAtStart, OperatorMetrics after) {
+    static PhaseFigures demo(String phase, OperatorMetrics after) {
         PhaseFigures figures = new PhaseFigures(phase);
-        figures.rows.put("1-min load at start", loadAtStart);
         double reconciles = after.reconciles();
         figures.rows.put("reconciles", reconciles);
         after.reconcilesByResult().forEach((result, count) -> {
@@ -83,6 +81,19 @@ final class PhaseFigures {
         figures.rows.put("conflicts % of reconciles", 100 * after.conflicts() / reconciles);
         figures.rows.put("operator CPU s (whole run)", after.cpuSeconds());
         return figures;
+    }
+
+    /**
+     * What else the machine did: the load before the round's operator started (what the harness
+     * waited for) and at the phase's start, the CPU seconds the machine was busy over the phase and
+     * how many of them went to other work than the operator, the API server, etcd and the harness.
+     */
+    PhaseFigures machine(double loadBeforeRound, double loadAtPhaseStart, MachineCpu before, MachineCpu after) {
+        rows.put("machine: 1-min load before the round", loadBeforeRound);
+        rows.put("machine: 1-min load at the phase's start", loadAtPhaseStart);
+        rows.put("machine: CPU s busy over the phase", after.busySince(before));
+        rows.put("machine: of which other work, CPU s", after.othersSince(before));
+        return this;
     }
 
     private void auditRows(int units, String unit, List<AuditLog.Request> audit) {

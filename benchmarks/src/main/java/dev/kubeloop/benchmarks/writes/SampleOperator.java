@@ -109,6 +109,10 @@ final class SampleOperator implements AutoCloseable {
         return response.body();
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     Path log() {
         return log;
     }

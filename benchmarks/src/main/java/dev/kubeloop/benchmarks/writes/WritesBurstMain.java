@@ -55,6 +55,7 @@ public final class WritesBurstMain {
             WritesRounds rounds = new WritesRounds(options, jar, audit, fleet);
             for (String scenario : scenarios) {
                 for (int round = 1; round <= options.rounds(); round++) {
+                    awaitQuietMachine(options);
                     System.err.printf("[%s r%d] load %.2f%n", scenario, round, WritesRounds.load());
                     try {
                         List<PhaseFigures> phases = switch (scenario) {
@@ -86,6 +87,21 @@ public final class WritesBurstMain {
         System.err.println("table written to " + file);
         // fabric8's vert.x threads may outlive the client for a while
         System.exit(table.hasFailures() ? 1 : 0);
+    }
+
+    /**
+     * The machine is shared: waits (up to --quiet-wait-seconds) for the 1-minute load to drop below
+     * --quiet-load, so that rounds start on a machine as quiet as it gets. Our own previous round
+     * counts too: the average takes a minute or two to decay after one.
+     */
+    private static void awaitQuietMachine(WritesOptions options) throws InterruptedException {
+        if (options.quietLoad() <= 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + options.quietWait().toNanos();
+        while (WritesRounds.load() >= options.quietLoad() && System.nanoTime() < deadline) {
+            Thread.sleep(5_000);
+        }
     }
 
     private static String header(WritesOptions options, Path jar, String server, Path audit) {

@@ -32,6 +32,8 @@ final class WritesOptions {
               --controller=NAME       the reconciler whose metrics are read (default website)
               --audit-log=PATH        the kube-apiserver's audit log (default: what scripts/local-apiserver.sh audit-log prints;
                                       none: the audit columns are left out)
+              --quiet-load=X          before each round, wait until the 1-minute load average is below X (default 0: do not wait)
+              --quiet-wait-seconds=N  longest such wait; the round then runs anyway, its load reported (default 900)
               --settle-seconds=N      quiet period (no reconcile, empty queue) that ends a phase (default 3)
               --timeout-seconds=N     longest single wait (default 600)
               --out=DIR               logs and the result table (default target/writes)
@@ -107,6 +109,14 @@ final class WritesOptions {
 
     Duration settle() {
         return Duration.ofSeconds(intValue("settle-seconds", 3));
+    }
+
+    double quietLoad() {
+        return Double.parseDouble(values.getOrDefault("quiet-load", "0"));
+    }
+
+    Duration quietWait() {
+        return Duration.ofSeconds(intValue("quiet-wait-seconds", 900));
     }
 
     Duration timeout() {

@@ -37,23 +37,26 @@ final class WritesRounds {
      */
     List<PhaseFigures> demo(int round) throws Exception {
         double load = load();
+        MachineCpu cpu = MachineCpu.read(-1);
         try (SampleOperator operator = SampleOperator.demo(jar, options.operatorJvmArgs(), options.operatorArgs(),
                 log("demo-r" + round))) {
             operator.awaitReady(options.timeout());
             OperatorMetrics after = awaitQuiet(operator, 2);
-            return List.of(PhaseFigures.demo("demo: 2 Websites, embedded API server", load, after));
+            return List.of(PhaseFigures.demo("demo: 2 Websites, embedded API server", after)
+                    .machine(load, load, cpu, MachineCpu.read(operator.pid())));
         }
     }
 
     /** create: N Websites created at once by a running, idle operator's side. */
     List<PhaseFigures> create(int round) throws Exception {
         int objects = options.createObjects();
+        double load = load();
         String namespace = namespace("create-r" + round);
         fleet.createNamespace(namespace);
         try (SampleOperator operator = startOperator(namespace, "create-r" + round);
                 Convergence convergence = fleet.watch(namespace)) {
             return List.of(createPhase("create: " + String.format(Locale.ROOT, "%,d", objects) + " Websites at once",
-                    namespace, names(objects), operator, convergence));
+                    namespace, names(objects), operator, convergence, load));
         }
     }
 
@@ -61,15 +64,17 @@ final class WritesRounds {
     List<PhaseFigures> burst(int round) throws Exception {
         int objects = options.burstObjects();
         int changes = options.burstChanges();
+        double loadBeforeRound = load();
         String namespace = namespace("burst-r" + round);
         fleet.createNamespace(namespace);
         try (SampleOperator operator = startOperator(namespace, "burst-r" + round);
                 Convergence convergence = fleet.watch(namespace)) {
             List<String> names = names(objects);
             PhaseFigures created = createPhase("burst: " + String.format(Locale.ROOT, "%,d", objects)
-                    + " Websites created", namespace, names, operator, convergence);
+                    + " Websites created", namespace, names, operator, convergence, loadBeforeRound);
 
             double load = load();
+            MachineCpu cpu = MachineCpu.read(operator.pid());
             OperatorMetrics before = OperatorMetrics.read(operator, options.controller());
             long position = audit == null ? 0 : audit.end();
             for (int i = 0; i < names.size(); i++) {
@@ -84,15 +89,17 @@ final class WritesRounds {
             OperatorMetrics after = awaitQuiet(operator, 0);
             PhaseFigures changed = PhaseFigures.measure("burst: " + String.format(Locale.ROOT, "%,d", changes)
                     + " spec changes to the " + String.format(Locale.ROOT, "%,d", objects) + " Websites", changes,
-                    "change", load, before, after, audit == null ? null : audit.since(position),
-                    seconds(start, converged), seconds(start, issued));
+                    "change", before, after, audit == null ? null : audit.since(position),
+                    seconds(start, converged), seconds(start, issued))
+                    .machine(loadBeforeRound, load, cpu, MachineCpu.read(operator.pid()));
             return List.of(created, changed);
         }
     }
 
     private PhaseFigures createPhase(String phase, String namespace, List<String> names, SampleOperator operator,
-            Convergence convergence) throws Exception {
+            Convergence convergence, double loadBeforeRound) throws Exception {
         double load = load();
+        MachineCpu cpu = MachineCpu.read(operator.pid());
         OperatorMetrics before = OperatorMetrics.read(operator, options.controller());
         long position = audit == null ? 0 : audit.end();
         names.forEach(name -> convergence.expect(name, 1));
@@ -101,8 +108,9 @@ final class WritesRounds {
         long issued = System.nanoTime();
         long converged = convergence.await(options.timeout());
         OperatorMetrics after = awaitQuiet(operator, 0);
-        return PhaseFigures.measure(phase, names.size(), "object", load, before, after,
-                audit == null ? null : audit.since(position), seconds(start, converged), seconds(start, issued));
+        return PhaseFigures.measure(phase, names.size(), "object", before, after,
+                audit == null ? null : audit.since(position), seconds(start, converged), seconds(start, issued))
+                .machine(loadBeforeRound, load, cpu, MachineCpu.read(operator.pid()));
     }
 
     private SampleOperator startOperator(String namespace, String run) throws Exception {

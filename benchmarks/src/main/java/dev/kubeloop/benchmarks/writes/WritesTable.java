@@ -72,7 +72,9 @@ final class WritesTable {
         if (min > max) {
             return "–";
         }
-        return min == max ? number(min) : number(min) + "–" + number(max);
+        String low = number(min);
+        String high = number(max);
+        return low.equals(high) ? low : low + "–" + high;
     }
 
     /** Whole numbers as such (counts), else three significant digits or so. */
