@@ -110,12 +110,13 @@ public final class WritesBurstMain {
         return String.format("""
                 Kubeloop writes harness (issue 17)
                 commit: %s
+                operator code (last commit touching operator-autoconfigure, operator-starter, sample-operator): %s
                 operator: %s, JVM %s %s
                 API server: %s; audit log: %s
                 machine: %d cores, %.1f GiB RAM, %s %s; java %s
                 flags: %s
                 """,
-                commit(), jar, options.operatorJvmArgs(), options.operatorArgs(), server,
+                commit(), operatorCodeCommit(), jar, options.operatorJvmArgs(), options.operatorArgs(), server,
                 audit == null ? "none" : audit,
                 Runtime.getRuntime().availableProcessors(), os.getTotalMemorySize() / (1024.0 * 1024 * 1024),
                 System.getProperty("os.name"), System.getProperty("os.version"),
@@ -129,6 +130,16 @@ public final class WritesBurstMain {
             String head = run("git", "rev-parse", "HEAD");
             String status = run("git", "status", "--porcelain", "--untracked-files=no");
             return head + (status.isEmpty() ? "" : " + uncommitted changes");
+        } catch (Exception e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    /** The harness's own commits do not change what is measured: this names the code that is. */
+    private static String operatorCodeCommit() {
+        try {
+            return run("git", "log", "-1", "--format=%H (%cs)", "--", "operator-autoconfigure", "operator-starter",
+                    "sample-operator");
         } catch (Exception e) {
             return "unknown (" + e.getMessage() + ")";
         }

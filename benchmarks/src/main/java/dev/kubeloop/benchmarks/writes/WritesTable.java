@@ -2,11 +2,9 @@ package dev.kubeloop.benchmarks.writes;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * One Markdown table per phase: a row per figure, its min–max over the rounds, then every round's
@@ -35,8 +33,7 @@ final class WritesTable {
         StringBuilder out = new StringBuilder();
         byPhase.forEach((phase, rounds) -> {
             out.append("### ").append(phase).append("\n\n");
-            Set<String> names = new LinkedHashSet<>();
-            rounds.forEach(round -> names.addAll(round.rows().keySet()));
+            List<String> names = rowOrder(rounds);
             if (!rounds.isEmpty()) {
                 out.append("| figure | min–max |");
                 for (int i = 1; i <= rounds.size(); i++) {
@@ -57,6 +54,26 @@ final class WritesTable {
             out.append('\n');
         });
         return out.toString();
+    }
+
+    /**
+     * Every round's rows in the rounds' order: a row only some rounds have (a kind of 409 that
+     * happened in one round) goes right after the row it followed in the first round that has it.
+     */
+    private static List<String> rowOrder(List<PhaseFigures> rounds) {
+        List<String> names = new ArrayList<>();
+        for (PhaseFigures round : rounds) {
+            int after = -1;
+            for (String name : round.rows().keySet()) {
+                int at = names.indexOf(name);
+                if (at < 0) {
+                    at = after + 1;
+                    names.add(at, name);
+                }
+                after = at;
+            }
+        }
+        return names;
     }
 
     private static String range(List<PhaseFigures> rounds, String name) {
