@@ -29,6 +29,8 @@
 #   scripts/local-apiserver.sh env        prints `export KUBECONFIG=...`
 #   scripts/local-apiserver.sh kubeconfig prints the kubeconfig's path
 #   scripts/local-apiserver.sh audit-log  prints the audit log's path (fails unless started with --audit)
+#   scripts/local-apiserver.sh etcd-get KEY   print the value etcd stores under KEY (what the API
+#                                         server wrote, e.g. the version an object is stored in)
 #   scripts/local-apiserver.sh clean      stop and delete the state (etcd data, certs, tokens)
 #
 # Environment:
@@ -507,6 +509,12 @@ case "${1:-}" in
   env) echo "export KUBECONFIG=$KUBECONFIG_FILE" ;;
   kubeconfig) echo "$KUBECONFIG_FILE" ;;
   audit-log) cmd_audit_log ;;
+  etcd-get)
+    shift
+    [ -f "$STATE_DIR/ports" ] || die "not started"
+    . "$STATE_DIR/ports"
+    etcdctl_ get --print-value-only "$@"
+    ;;
   clean) cmd_stop; rm -rf "$STATE_DIR"; log "removed $STATE_DIR" ;;
   *)
     sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2

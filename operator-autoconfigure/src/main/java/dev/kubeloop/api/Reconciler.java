@@ -55,6 +55,12 @@ public @interface Reconciler {
     String reconcileTimeout() default "";
 
     /**
+     * The field manager of the reconciler's server-side applies ({@code context.apply},
+     * {@code applyStatus}); default: the reconciler's name. At most 128 characters.
+     */
+    String fieldManager() default "";
+
+    /**
      * The primary type may not be served by the API server (its CRD not installed): start-up does
      * not fail, and the reconciler starts reconciling when the type appears.
      */

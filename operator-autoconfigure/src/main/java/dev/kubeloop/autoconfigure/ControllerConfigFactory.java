@@ -26,7 +26,7 @@ final class ControllerConfigFactory {
     private static final Map<String, String> ATTRIBUTES = Map.of("workers", "workers", "namespaces", "namespaces",
             "label-selector", "labelSelector", "generation-aware", "generationAware", "resync-period",
             "resyncPeriod", "reconcile-timeout", "reconcileTimeout", "finalizer", "finalizer", "name", "name",
-            "owns", "owns");
+            "owns", "owns", "field-manager", "fieldManager");
 
     private static final Reconciler DEFAULTS = Defaults.class.getAnnotation(Reconciler.class);
 
@@ -84,6 +84,8 @@ final class ControllerConfigFactory {
                 .reconcileTimeout(overrides.getReconcileTimeout() != null ? overrides.getReconcileTimeout()
                         : duration(name, "reconcile-timeout", annotation.reconcileTimeout()))
                 .finalizer(overrides.getFinalizer() != null ? overrides.getFinalizer() : annotation.finalizer())
+                .fieldManager(overrides.getFieldManager() != null ? overrides.getFieldManager()
+                        : annotation.fieldManager())
                 .optional(annotation.optional());
         if (bean.reconciler() instanceof WatchConfigurer<?> configurer) {
             @SuppressWarnings("unchecked")
@@ -156,6 +158,7 @@ final class ControllerConfigFactory {
             case "resync-period" -> overrides.getResyncPeriod() != null;
             case "reconcile-timeout" -> overrides.getReconcileTimeout() != null;
             case "finalizer" -> overrides.getFinalizer() != null;
+            case "field-manager" -> overrides.getFieldManager() != null;
             default -> false;
         };
     }

@@ -45,6 +45,7 @@ final class ControllerManagerFactory {
                 .rateLimiter(rateLimiters(properties.getRateLimiter()))
                 .listPageSize(properties.getInformerListPageSize())
                 .optionalTypePollInterval(properties.getOptionalTypePollInterval())
+                .readYourWrites(properties.isReadYourWrites())
                 .recentErrors(properties.getIntrospection().getLastErrors())
                 .cacheSyncTimeout(properties.getCacheSyncTimeout())
                 .shutdownTimeout(properties.getShutdownTimeout());

@@ -8,6 +8,7 @@ import dev.kubeloop.runtime.controller.Controller;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.runtime.controller.ControllerStatus;
 import dev.kubeloop.runtime.controller.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.WriteOperation;
 import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.runtime.manager.LeadershipState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -209,6 +210,7 @@ public final class Introspection {
             outcomes.put(outcome.name().toLowerCase(Locale.ROOT), status.outcomes().getOrDefault(outcome, 0L));
         }
         body.put("reconciles", outcomes);
+        body.put("writes", writes(status.writes()));
 
         List<Map<String, Object>> informers = new ArrayList<>();
         for (InformerStatus informer : status.informers()) {
@@ -228,6 +230,28 @@ public final class Introspection {
             informers.add(entry);
         }
         body.put("informers", informers);
+        return body;
+    }
+
+    /** The writes and read-your-writes of one controller: what was sent, skipped, and how stale the caches were. */
+    private static Map<String, Object> writes(ControllerStatus.Writes writes) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        Map<String, Object> sent = new LinkedHashMap<>();
+        Map<String, Object> skipped = new LinkedHashMap<>();
+        for (WriteOperation operation : WriteOperation.values()) {
+            sent.put(operation.label(), writes.sent().getOrDefault(operation, 0L));
+            skipped.put(operation.label(), writes.skipped().getOrDefault(operation, 0L));
+        }
+        body.put("sent", sent);
+        body.put("skipped", skipped);
+        Map<String, Object> readYourWrites = new LinkedHashMap<>();
+        readYourWrites.put("staleReadsAvoided", writes.staleReadsAvoided());
+        readYourWrites.put("staleReadsNotAvoided", writes.staleReadsNotAvoided());
+        readYourWrites.put("pendingWrites", writes.pending());
+        readYourWrites.put("cacheCatchUps", writes.cacheCatchUps());
+        readYourWrites.put("lastCacheLagSeconds", writes.lastCacheLag().toNanos() / 1e9);
+        readYourWrites.put("maxCacheLagSeconds", writes.maxCacheLag().toNanos() / 1e9);
+        body.put("readYourWrites", readYourWrites);
         return body;
     }
 

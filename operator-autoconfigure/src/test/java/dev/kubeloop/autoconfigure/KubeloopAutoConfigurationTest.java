@@ -93,7 +93,8 @@ class KubeloopAutoConfigurationTest {
                         "kubeloop.reconcilers.widget.label-selector=tier=web",
                         "kubeloop.reconcilers.widget.generation-aware=false",
                         "kubeloop.reconcilers.widget.resync-period=0",
-                        "kubeloop.reconcilers.widget.reconcile-timeout=5s")
+                        "kubeloop.reconcilers.widget.reconcile-timeout=5s",
+                        "kubeloop.reconcilers.widget.field-manager=widgets.example.com")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     Controller<?> controller = context.getBean(ControllerManager.class).controller("widget")
@@ -105,6 +106,7 @@ class KubeloopAutoConfigurationTest {
                     assertThat(config.generationAware()).isFalse();
                     assertThat(config.resyncPeriod()).isZero();
                     assertThat(config.reconcileTimeout()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(config.fieldManager()).isEqualTo("widgets.example.com");
                     assertThat(config.owns()).as("not overridable").containsExactly(ConfigMap.class);
                 });
     }

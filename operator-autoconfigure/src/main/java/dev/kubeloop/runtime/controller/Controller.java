@@ -7,6 +7,7 @@ import dev.kubeloop.queue.PriorityWorkQueue;
 import dev.kubeloop.queue.WorkQueueStats;
 import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.cache.ResourceCache;
+import dev.kubeloop.runtime.client.WriteTracker;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,10 +34,12 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
     private final ReconcileActivity activity;
     private final Optional<String> finalizer;
     private final ControllerWorkers<T> workers;
+    private final WriteStats writes;
+    private final WriteTracker tracker;
 
     Controller(ControllerConfig<T> config, PriorityWorkQueue<ObjectKey> queue, ResourceCache<T> primaryCache,
             List<ResourceCache<?>> caches, ReconcileActivity activity, Optional<String> finalizer,
-            ControllerWorkers<T> workers) {
+            ControllerWorkers<T> workers, WriteStats writes, WriteTracker tracker) {
         this.config = config;
         this.queue = queue;
         this.primaryCache = primaryCache;
@@ -44,6 +47,8 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
         this.activity = activity;
         this.finalizer = finalizer;
         this.workers = workers;
+        this.writes = writes;
+        this.tracker = tracker;
     }
 
     public String name() {
@@ -84,7 +89,7 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
         Throwable failure = workers.failure();
         return new ControllerStatus(name(), workers.started(), config.workers(), running.size(), workers.alive(),
                 queue.stats(), running, activity.recentErrors(), activity.lastSuccess(), activity.counts(), informers,
-                failure == null ? null : failure.toString());
+                failure == null ? null : failure.toString(), writes.snapshot(tracker.pending()));
     }
 
     /** Where {@code key} stands in this controller's queue: absent, waiting (delayed), queued, or being reconciled. */

@@ -64,6 +64,13 @@ final class ControllerCaches implements CacheReader {
         return cache.byIndex(qualified(index), namespace, value);
     }
 
+    /** The cached object of {@code type}, if this controller caches that type and the object. */
+    @SuppressWarnings("unchecked")
+    <R extends HasMetadata> Optional<R> find(Class<R> type, ObjectKey key) {
+        ResourceCache<?> cache = caches.get(type);
+        return cache == null ? Optional.empty() : ((ResourceCache<R>) cache).get(key);
+    }
+
     @SuppressWarnings("unchecked")
     <R extends HasMetadata> ResourceCache<R> cache(Class<R> type) {
         ResourceCache<?> cache = caches.get(type);

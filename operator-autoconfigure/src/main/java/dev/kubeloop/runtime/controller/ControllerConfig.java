@@ -48,12 +48,14 @@ public final class ControllerConfig<T extends HasMetadata> {
     private final Duration resyncPeriod;
     private final Duration reconcileTimeout;
     private final String finalizer;
+    private final String fieldManager;
     private final Class<?> reconcilerClass;
     private final WatchDeclarations<T> declarations;
     private final boolean declaredByReconciler;
 
     private ControllerConfig(Builder<T> builder, Set<String> namespaces, String labelSelector,
-            List<Class<? extends HasMetadata>> owns, String finalizer, WatchDeclarations<T> declarations) {
+            List<Class<? extends HasMetadata>> owns, String finalizer, String fieldManager,
+            WatchDeclarations<T> declarations) {
         this.name = builder.name;
         this.primaryType = builder.primaryType;
         this.workers = builder.workers;
@@ -64,6 +66,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         this.resyncPeriod = builder.resyncPeriod;
         this.reconcileTimeout = builder.reconcileTimeout;
         this.finalizer = finalizer;
+        this.fieldManager = fieldManager;
         this.reconcilerClass = builder.reconcilerClass;
         this.declarations = declarations;
         this.declaredByReconciler = builder.declaredByReconciler;
@@ -131,6 +134,11 @@ public final class ControllerConfig<T extends HasMetadata> {
         return reconcilerClass;
     }
 
+    /** The field manager of the controller's server-side applies: the configured one, or its name. */
+    public String fieldManager() {
+        return fieldManager;
+    }
+
     /** What the reconciler declared beyond its primary and owned types: watches, indexes, filters. */
     public WatchDeclarations<T> declarations() {
         return declarations;
@@ -145,7 +153,8 @@ public final class ControllerConfig<T extends HasMetadata> {
     public Builder<T> toBuilder() {
         Builder<T> builder = new Builder<>(name, primaryType).workers(workers).namespaces(namespaces)
                 .labelSelector(labelSelector).owns(owns).generationAware(generationAware).resyncPeriod(resyncPeriod)
-                .reconcileTimeout(reconcileTimeout).finalizer(finalizer).reconcilerClass(reconcilerClass);
+                .reconcileTimeout(reconcileTimeout).finalizer(finalizer).reconcilerClass(reconcilerClass)
+                .fieldManager(fieldManager.equals(name) ? null : fieldManager);
         builder.watches.addAll(declarations.watches());
         builder.indexes.addAll(declarations.indexes());
         builder.primaryFilters.addAll(declarations.primaryFilters());
@@ -178,6 +187,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         private Duration resyncPeriod = Settings.RESYNC_PERIOD.defaultValue();
         private Duration reconcileTimeout = Settings.RECONCILE_TIMEOUT.defaultValue();
         private String finalizer;
+        private String fieldManager;
         private Class<?> reconcilerClass;
         private final List<Watch<?>> watches = new ArrayList<>();
         private final List<WatchDeclarations.Index<?>> indexes = new ArrayList<>();
@@ -279,6 +289,12 @@ public final class ControllerConfig<T extends HasMetadata> {
             return this;
         }
 
+        /** Blank (or null) means the default: the controller's name. */
+        public Builder<T> fieldManager(String fieldManager) {
+            this.fieldManager = fieldManager;
+            return this;
+        }
+
         /** See {@link ControllerConfig#reconcilerClass()}. */
         public Builder<T> reconcilerClass(Class<?> reconcilerClass) {
             this.reconcilerClass = reconcilerClass;
@@ -327,11 +343,16 @@ public final class ControllerConfig<T extends HasMetadata> {
                 throw invalid(name, "finalizer", "'" + validFinalizer + "' is not a valid finalizer name",
                         "use a domain-qualified name such as example.com/cleanup");
             }
+            String validFieldManager = fieldManager == null || fieldManager.isBlank() ? name : fieldManager.trim();
+            if (!Settings.FIELD_MANAGER.accepts(validFieldManager)) {
+                throw invalid(name, "field-manager", "'" + validFieldManager + "' is not a valid field manager",
+                        "use " + Settings.FIELD_MANAGER.allowed());
+            }
             List<Class<? extends HasMetadata>> validOwned = List.copyOf(ownedTypes);
             WatchDeclarations<T> declarations = WatchDeclarations.validate(name, primaryType, validOwned,
                     validNamespaces, watches, indexes, primaryFilters, optionalPrimary);
             return new ControllerConfig<>(this, validNamespaces, validSelector, validOwned, validFinalizer,
-                    declarations);
+                    validFieldManager, declarations);
         }
 
         private Set<String> validNamespaces() {

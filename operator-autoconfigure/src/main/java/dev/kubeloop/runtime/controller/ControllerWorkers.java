@@ -14,9 +14,11 @@ import dev.kubeloop.runtime.NamedThreadFactory;
 import dev.kubeloop.runtime.cache.CacheRequest;
 import dev.kubeloop.runtime.cache.InformerRegistry;
 import dev.kubeloop.runtime.cache.ResourceCache;
+import dev.kubeloop.runtime.client.WriteTracker;
 import dev.kubeloop.runtime.handler.EnqueueRequestForObject;
 import dev.kubeloop.runtime.handler.EnqueueRequestForOwner;
 import dev.kubeloop.runtime.handler.EnqueueRequestsFromMapper;
+import dev.kubeloop.runtime.handler.EventObserver;
 import dev.kubeloop.runtime.handler.InformerEventAdapter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -74,6 +76,8 @@ public final class ControllerWorkers<T extends HasMetadata> {
     private final ControllerCaches caches;
     private final ReconcileHandler<T> handler;
     private final ControllerListener listener;
+    /** Tells read-your-writes what every informer this controller reads delivers. */
+    private final EventObserver<HasMetadata> observer;
     private final Controller<T> controller;
     private final AtomicInteger aliveWorkers = new AtomicInteger();
     /** One factory for every pool, so that the threads of a restarted pool get new numbers. */
@@ -92,9 +96,11 @@ public final class ControllerWorkers<T extends HasMetadata> {
      * @param timeouts the reconcile timeout scheduler
      * @param clock the wall clock of status snapshots
      * @param recentErrors how many failed reconciles each controller keeps for its status
+     * @param readYourWrites whether reads get a controller's own writes while its caches are older
+     *     (when off, such stale reads are only counted)
      */
     public record Services(KubernetesClient client, InformerRegistry informers, ReconcileTimeouts timeouts,
-            Clock clock, int recentErrors) {
+            Clock clock, int recentErrors, boolean readYourWrites) {
     }
 
     /**
@@ -115,6 +121,21 @@ public final class ControllerWorkers<T extends HasMetadata> {
                 services.recentErrors());
         WatchDeclarations<T> declared = config.declarations();
         this.caches = new ControllerCaches(config.name());
+        WriteStats writeStats = new WriteStats();
+        WriteTracker tracker = new WriteTracker(new WriteTracker.Listener() {
+            @Override
+            public void staleRead(boolean avoided) {
+                writeStats.staleRead(avoided);
+                listener.staleRead(avoided);
+            }
+
+            @Override
+            public void cacheCaughtUp(Duration lag) {
+                writeStats.cacheCaughtUp(lag);
+                listener.cacheCaughtUp(lag);
+            }
+        }, services.readYourWrites());
+        this.observer = tracker::observe;
         InformerRegistry informers = services.informers();
 
         EventPredicate<T> primaryFilter = config.generationAware() ? Predicates.generationAware() : Predicates.all();
@@ -126,7 +147,7 @@ public final class ControllerWorkers<T extends HasMetadata> {
         this.primaryCache = register(informers, config.primaryType(), CacheRequest.of(config.primaryType())
                 .namespaces(config.namespaces()).labelSelector(config.labelSelector())
                 .optional(declared.optionalPrimary()).resync(config.resyncPeriod())
-                .handlers(informer -> new InformerEventAdapter<>(primaryEvents, primaryHandler, informer)), declared);
+                .handlers(informer -> new InformerEventAdapter<>(observer, primaryEvents, primaryHandler, informer)), declared);
         List<ResourceCache<?>> all = new ArrayList<>(List.of(primaryCache));
         EnqueueRequestForOwner ownerHandler = new EnqueueRequestForOwner(queue, config.primaryType());
         for (Class<? extends HasMetadata> owned : config.owns()) {
@@ -137,16 +158,19 @@ public final class ControllerWorkers<T extends HasMetadata> {
             all.add(registerWatch(informers, watch, declared));
         }
         Class<?> reconcilerClass = config.reconcilerClass() != null ? config.reconcilerClass() : reconciler.getClass();
+        ControllerWrites writes = new ControllerWrites(config, services.client(), caches, tracker, events, writeStats,
+                listener);
         this.handler = new ReconcileHandler<>(config, reconciler, queue, primaryCache, caches,
                 Set.copyOf(config.owns()), services.client(), events, services.timeouts(), finalizers, activity,
-                listener, LoggerFactory.getLogger(reconcilerClass));
-        this.controller = new Controller<>(config, queue, primaryCache, all, activity, finalizers.finalizer(), this);
+                listener, writes, tracker, LoggerFactory.getLogger(reconcilerClass));
+        this.controller = new Controller<>(config, queue, primaryCache, all, activity, finalizers.finalizer(), this,
+                writeStats, tracker);
     }
 
     private <R extends HasMetadata> ResourceCache<R> registerOwned(InformerRegistry informers, Class<R> type,
             EnqueueRequestForOwner ownerHandler, WatchDeclarations<T> declared) {
         return register(informers, type, CacheRequest.of(type).namespaces(config.namespaces()).ownerIndex(true)
-                .handlers(informer -> new InformerEventAdapter<R>(Predicates.all(), ownerHandler, informer)), declared);
+                .handlers(informer -> new InformerEventAdapter<R>(observer, Predicates.all(), ownerHandler, informer)), declared);
     }
 
     private <R extends HasMetadata> ResourceCache<R> registerWatch(InformerRegistry informers, Watch<R> watch,
@@ -160,7 +184,7 @@ public final class ControllerWorkers<T extends HasMetadata> {
         return register(informers, watch.type(), CacheRequest.of(watch.type()).namespaces(namespaces)
                 .labelSelector(watch.labelSelector()).fieldSelector(watch.fieldSelector())
                 .metadataOnly(watch.isMetadataOnly()).optional(watch.isOptional())
-                .handlers(informer -> new InformerEventAdapter<R>(watch.predicate(), mapped, informer)), declared);
+                .handlers(informer -> new InformerEventAdapter<R>(observer, watch.predicate(), mapped, informer)), declared);
     }
 
     /** Registers {@code request} with the indexes declared on its type, and adds the cache to {@link #caches}. */
@@ -215,11 +239,11 @@ public final class ControllerWorkers<T extends HasMetadata> {
      * replica that starts working after others did reconciles everything once. Keys already queued
      * keep their place and priority.
      *
-     * <p>In the API server's list order (namespace, then name: etcd's key order), not the cache's
-     * hash order: at a cold start the workers begin while the informer is still handing over the
-     * first list's adds, and the keys queued here must not scramble the order the list gave them
-     * (a fabric8 mock server, which finds an object by scanning its store in that order, slowed to
-     * half speed on a scrambled 10,000-object list; see docs/performance.md).
+     * <p>At a cold start the first list's adds have queued every key already (the caches count as
+     * synced only once the handlers have them), so this adds nothing. After a pause it queues in
+     * the API server's list order (namespace, then name: etcd's key order), not the cache's hash
+     * order (a fabric8 mock server, which finds an object by scanning its store in that order,
+     * slowed to half speed on a scrambled 10,000-object list; see docs/performance.md).
      */
     public void enqueueAllPrimaries() {
         primaryCache.list().stream().map(ObjectKey::of).sorted(LIST_ORDER)

@@ -1,16 +1,19 @@
 package dev.kubeloop.runtime.controller;
 
+import dev.kubeloop.api.ApplyOptions;
 import dev.kubeloop.api.CacheReader;
 import dev.kubeloop.api.EventRecorder;
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.runtime.cache.OwnerIndex;
-import dev.kubeloop.runtime.client.StatusWriter;
+import dev.kubeloop.runtime.client.WriteTracker;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -34,10 +37,13 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
     private final Set<Class<?>> ownedTypes;
     private final EventRecorder events;
     private final Logger log;
+    private final ControllerWrites writes;
+    private final ControllerWrites.Scope scope;
+    private final WriteTracker tracker;
 
     DefaultReconcileContext(String controllerName, ObjectKey key, int retryCount, String primaryUid,
             KubernetesClient client, ControllerCaches caches, Set<Class<?>> ownedTypes, EventRecorder events,
-            Logger log) {
+            Logger log, ControllerWrites writes, ControllerWrites.Scope scope, WriteTracker tracker) {
         this.controllerName = controllerName;
         this.key = key;
         this.retryCount = retryCount;
@@ -47,6 +53,9 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
         this.ownedTypes = ownedTypes;
         this.events = events;
         this.log = log;
+        this.writes = writes;
+        this.scope = scope;
+        this.tracker = tracker;
     }
 
     @Override
@@ -78,8 +87,18 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
         if (primaryUid == null) {
             return List.of();
         }
-        List<R> result = new ArrayList<>();
+        // read-your-writes: this controller's own newer writes replace what the cache holds, the
+        // objects it created that the informer has not delivered yet are there too, those it deleted are not
+        Map<WriteTracker.Ref, R> owned = new LinkedHashMap<>();
         for (R object : caches.cache(type).byIndex(OwnerIndex.NAME, primaryUid)) {
+            WriteTracker.Ref ref = WriteTracker.Ref.of(object);
+            tracker.fresher(ref, object).ifPresent(current -> owned.put(ref, current));
+        }
+        for (R written : tracker.writtenOf(type)) {
+            owned.putIfAbsent(WriteTracker.Ref.of(written), written);
+        }
+        List<R> result = new ArrayList<>();
+        for (R object : owned.values()) {
             if (OwnerIndex.controllerOf(object).filter(owner -> primaryUid.equals(owner.getUid())).isPresent()) {
                 result.add(object);
             }
@@ -89,7 +108,23 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
 
     @Override
     public <R extends HasMetadata> Optional<R> cached(Class<R> type, ObjectKey objectKey) {
-        return caches.get(type, objectKey);
+        R cached = caches.get(type, objectKey).orElse(null);
+        return tracker.fresher(new WriteTracker.Ref(type, objectKey.namespace(), objectKey.name()), cached);
+    }
+
+    @Override
+    public <R extends HasMetadata> R apply(R desired) {
+        return writes.apply(scope, desired, ApplyOptions.defaults());
+    }
+
+    @Override
+    public <R extends HasMetadata> R apply(R desired, ApplyOptions options) {
+        return writes.apply(scope, desired, options);
+    }
+
+    @Override
+    public T applyStatus(T resource) {
+        return writes.applyStatus(scope, resource);
     }
 
     @Override
@@ -99,7 +134,7 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
 
     @Override
     public T updateStatus(T resource) {
-        return StatusWriter.write(client, resource);
+        return writes.updateStatus(scope, resource);
     }
 
     @Override

@@ -92,6 +92,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
     private final Supplier<RateLimiter<ObjectKey>> rateLimiters;
     private final Observers observers;
     private final int recentErrors;
+    private final boolean readYourWrites;
     private final Clock clock = Clock.systemUTC();
     private final InformerRegistry informers;
     private final EventBroadcaster events;
@@ -112,6 +113,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         this.rateLimiters = builder.rateLimiters;
         this.observers = new Observers(builder.observers);
         this.recentErrors = builder.recentErrors;
+        this.readYourWrites = builder.readYourWrites;
         this.gate = builder.gate;
         this.events = new EventBroadcaster(client);
         this.informers = new InformerRegistry(client, builder.stripManagedFields, builder.listPageSize,
@@ -145,7 +147,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
                     "Give each reconciler a unique name with @Reconciler(name = ...).", config.name(), "name", null);
         }
         ControllerWorkers<T> controller = new ControllerWorkers<>(effective, reconciler,
-                new ControllerWorkers.Services(client, informers, timeouts, clock, recentErrors),
+                new ControllerWorkers.Services(client, informers, timeouts, clock, recentErrors, readYourWrites),
                 events.recorderFor(config.name()), rateLimiters.get(), observers.controllerRegistered(config));
         controllers.put(config.name(), controller);
         Map<String, Controller<?>> views = new LinkedHashMap<>();
@@ -421,6 +423,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         private Supplier<RateLimiter<ObjectKey>> rateLimiters = RateLimiter::defaultControllerRateLimiter;
         private final List<ControllerObserver> observers = new ArrayList<>();
         private int recentErrors = Settings.INTROSPECTION_LAST_ERRORS.defaultValue();
+        private boolean readYourWrites = Settings.READ_YOUR_WRITES.defaultValue();
         private WorkGate gate = WorkGate.alwaysOpen();
 
         private Builder(KubernetesClient client) {
@@ -484,6 +487,17 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         /** How many failed reconciles each controller keeps for {@link Controller#status()}; default 20, 0 keeps none. */
         public Builder recentErrors(int count) {
             this.recentErrors = Settings.INTROSPECTION_LAST_ERRORS.check(count);
+            return this;
+        }
+
+        /**
+         * Whether a controller's reads (the primary a reconcile starts with, the cached objects it
+         * reads) return its own writes while the informers have not delivered them yet; default
+         * true. Off, such stale reads still happen and are counted
+         * ({@code kubeloop_read_your_writes_stale_reads_total{avoided="false"}}).
+         */
+        public Builder readYourWrites(boolean on) {
+            this.readYourWrites = on;
             return this;
         }
 

@@ -222,6 +222,13 @@ class ActuatorEndpointsTest {
         assertThat((String) widget.get("lastSuccess")).isNotBlank();
         assertThat(map(widget.get("reconciles"))).containsEntry("success", 4).containsEntry("terminal_error", 1)
                 .containsEntry("error", 1).containsEntry("requeue", 1).containsEntry("requeue_after", 1);
+        Map<String, Object> writes = map(widget.get("writes"));
+        assertThat(map(writes.get("sent"))).containsOnlyKeys("apply", "apply_status", "update_status", "finalizer",
+                "prune").containsEntry("apply", 0);
+        assertThat(map(writes.get("skipped"))).containsEntry("apply_status", 0);
+        assertThat(map(writes.get("readYourWrites"))).containsEntry("staleReadsAvoided", 0)
+                .containsEntry("staleReadsNotAvoided", 0).containsEntry("pendingWrites", 0)
+                .containsKeys("cacheCatchUps", "lastCacheLagSeconds", "maxCacheLagSeconds");
         assertThat(list(widget.get("informers"))).singleElement().satisfies(informer -> assertThat(informer)
                 .containsEntry("resource", "widgets.kubeloop.dev").containsEntry("namespace", "all")
                 .containsEntry("synced", true).containsEntry("cachedObjects", 5)

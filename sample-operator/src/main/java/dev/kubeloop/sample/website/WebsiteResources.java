@@ -2,7 +2,6 @@ package dev.kubeloop.sample.website;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -10,7 +9,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.nio.charset.StandardCharsets;
@@ -18,14 +16,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
- * The objects a Website wants, and whether an existing object still matches them. Only the fields
- * the operator sets are compared, so what the API server defaults (a Deployment's strategy, a
- * container's terminationMessagePath, a Service's clusterIP) never counts as drift. Stateless.
+ * The objects a Website wants, as apply bodies: only the fields the operator has an opinion on.
+ * What the API server defaults (a Deployment's strategy, a container's terminationMessagePath, a
+ * Service's clusterIP, a volume's defaultMode) is left to it. Stateless.
  */
 final class WebsiteResources {
 
@@ -78,17 +74,23 @@ final class WebsiteResources {
                 : tls.getSecretName();
     }
 
-    static ConfigMap content(Website site, boolean tls) {
-        ConfigMapBuilder content = new ConfigMapBuilder().withMetadata(metadata(site, contentName(site)))
-                .addToData(PAGE_KEY, html(site));
-        if (tls) {
-            content.addToData(TLS_CONF_KEY, TLS_CONF);
-        }
-        return content.build();
+    static String tlsConfigName(Website site) {
+        return site.getMetadata().getName() + "-tls";
     }
 
-    /** 0644, what the API server sets on a ConfigMap volume that names no mode. */
-    static final int DEFAULT_FILE_MODE = 0644;
+    static ConfigMap content(Website site) {
+        return new ConfigMapBuilder().withMetadata(metadata(site, contentName(site))).addToData(PAGE_KEY, html(site))
+                .build();
+    }
+
+    /**
+     * nginx's HTTPS server block, applied only while the site serves HTTPS: when its Secret goes,
+     * the reconcile stops applying it and Kubeloop prunes it.
+     */
+    static ConfigMap tlsConfig(Website site) {
+        return new ConfigMapBuilder().withMetadata(metadata(site, tlsConfigName(site))).addToData(TLS_CONF_KEY, TLS_CONF)
+                .build();
+    }
 
     /**
      * The Deployment; with {@code tlsSecret} (the Secret as cached: metadata only), nginx also serves
@@ -102,10 +104,7 @@ final class WebsiteResources {
                 .addNewVolumeMount().withName("content").withMountPath("/usr/share/nginx/html").withReadOnly(true)
                 .endVolumeMount()
                 .endContainer()
-                // defaultMode: the API server's default, spelled out so that the stored object compares equal
-                // (without it, every reconcile on a real cluster saw drift and "repaired" the Deployment)
-                .addNewVolume().withName("content").withNewConfigMap().withName(contentName(site))
-                .withDefaultMode(DEFAULT_FILE_MODE).endConfigMap()
+                .addNewVolume().withName("content").withNewConfigMap().withName(contentName(site)).endConfigMap()
                 .endVolume();
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(CONTENT_HASH, hash(html(site)));
@@ -115,11 +114,13 @@ final class WebsiteResources {
                     .addNewPort().withName("https").withContainerPort(HTTPS_PORT).withProtocol("TCP").endPort()
                     .addNewVolumeMount().withName("tls").withMountPath("/etc/nginx/tls").withReadOnly(true)
                     .endVolumeMount()
-                    .addNewVolumeMount().withName("content").withMountPath("/etc/nginx/conf.d/" + TLS_CONF_KEY)
+                    .addNewVolumeMount().withName("tls-conf").withMountPath("/etc/nginx/conf.d/" + TLS_CONF_KEY)
                     .withSubPath(TLS_CONF_KEY).withReadOnly(true).endVolumeMount()
                     .endContainer()
                     .addNewVolume().withName("tls").withNewSecret().withSecretName(tlsSecret.getMetadata().getName())
-                    .withDefaultMode(DEFAULT_FILE_MODE).endSecret().endVolume();
+                    .endSecret().endVolume()
+                    .addNewVolume().withName("tls-conf").withNewConfigMap().withName(tlsConfigName(site))
+                    .endConfigMap().endVolume();
         }
         return new DeploymentBuilder().withMetadata(metadata(site, site.getMetadata().getName()))
                 .withNewSpec()
@@ -145,83 +146,13 @@ final class WebsiteResources {
         return service.build();
     }
 
-    static boolean matches(ConfigMap existing, ConfigMap desired) {
-        return Objects.equals(existing.getData(), desired.getData()) && labelsCover(existing, desired);
-    }
-
-    static boolean matches(Deployment existing, Deployment desired) {
-        if (existing.getSpec() == null || existing.getSpec().getTemplate() == null
-                || existing.getSpec().getTemplate().getSpec() == null || !labelsCover(existing, desired)) {
-            return false;
-        }
-        var have = existing.getSpec();
-        var want = desired.getSpec();
-        ObjectMeta haveTemplate = have.getTemplate().getMetadata();
-        ObjectMeta wantTemplate = want.getTemplate().getMetadata();
-        return Objects.equals(have.getReplicas(), want.getReplicas())
-                && Objects.equals(have.getSelector(), want.getSelector())
-                && haveTemplate != null && covers(haveTemplate.getLabels(), wantTemplate.getLabels())
-                && covers(haveTemplate.getAnnotations(), wantTemplate.getAnnotations())
-                && containersMatch(have.getTemplate().getSpec().getContainers(),
-                        want.getTemplate().getSpec().getContainers())
-                && Objects.equals(have.getTemplate().getSpec().getVolumes(), want.getTemplate().getSpec().getVolumes());
-    }
-
-    static boolean matches(Service existing, Service desired) {
-        if (existing.getSpec() == null || !labelsCover(existing, desired)) {
-            return false;
-        }
-        List<ServicePort> have = existing.getSpec().getPorts();
-        List<ServicePort> want = desired.getSpec().getPorts();
-        if (have == null || have.size() != want.size()) {
-            return false;
-        }
-        for (int i = 0; i < want.size(); i++) {
-            ServicePort h = have.get(i);
-            ServicePort w = want.get(i);
-            if (!Objects.equals(h.getName(), w.getName()) || !Objects.equals(h.getPort(), w.getPort())
-                    || !Objects.equals(h.getTargetPort(), w.getTargetPort())
-                    || !Objects.equals(h.getProtocol(), w.getProtocol())) {
-                return false;
-            }
-        }
-        return Objects.equals(existing.getSpec().getSelector(), desired.getSpec().getSelector());
-    }
-
-    private static boolean containersMatch(List<Container> have, List<Container> want) {
-        if (have == null || have.size() != want.size()) {
-            return false;
-        }
-        for (int i = 0; i < want.size(); i++) {
-            Container h = have.get(i);
-            Container w = want.get(i);
-            if (!Objects.equals(h.getName(), w.getName()) || !Objects.equals(h.getImage(), w.getImage())
-                    || !Objects.equals(h.getPorts(), w.getPorts())
-                    || !Objects.equals(h.getVolumeMounts(), w.getVolumeMounts())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean labelsCover(HasMetadata existing, HasMetadata desired) {
-        return covers(existing.getMetadata().getLabels(), desired.getMetadata().getLabels());
-    }
-
-    private static boolean covers(Map<String, String> have, Map<String, String> want) {
-        if (want == null || want.isEmpty()) {
-            return true;
-        }
-        return have != null && have.entrySet().containsAll(want.entrySet());
-    }
-
     private static ObjectMeta metadata(Website site, String name) {
         return new ObjectMetaBuilder().withName(name).withNamespace(site.getMetadata().getNamespace())
                 .withLabels(labels(site)).build();
     }
 
     private static String html(Website site) {
-        return site.getSpec().getHtml() == null ? "" : site.getSpec().getHtml();
+        return site.getSpec().getPage() == null ? "" : site.getSpec().getPage();
     }
 
     static String hash(String content) {

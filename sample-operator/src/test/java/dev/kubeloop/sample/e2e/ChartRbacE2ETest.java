@@ -87,7 +87,7 @@ abstract class ChartRbacE2ETest {
                 + "(server-side defaults are not drift)").doesNotContain("Repaired");
 
         Website edited = user.resources(Website.class).withName("rbac").edit(w -> {
-            w.getSpec().setHtml("v2");
+            w.getSpec().setPage("v2");
             return w;
         });
         kit.awaitReconciled(edited);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -86,18 +87,25 @@ class WebsiteTlsTest {
         Website site = kit.awaitReconciled(client.resource(website("wiki", "gone-tls")).create());
         assertThat(site.getStatus().getUrl()).startsWith("https://");
 
+        assertThat(kit.owned(site, ConfigMap.class)).extracting(configMap -> configMap.getMetadata().getName())
+                .containsExactlyInAnyOrder("wiki-content", "wiki-tls");
+
         client.secrets().withName("gone-tls").delete();
 
         kit.await("the Website reports its Secret missing", () -> WebsiteReconciler.TLS_SECRET_NOT_FOUND.equals(
                 condition(client.resource(site).get(), "Degraded").getReason()));
         assertThat(ports(single(kit.owned(site, Deployment.class)))).containsExactly("http");
+        // the HTTPS server block is no longer applied: pruned
+        kit.await("the TLS ConfigMap is pruned", () -> kit.owned(site, ConfigMap.class).size() == 1);
+        assertThat(kit.awaitEvent(site, "Pruned").getMessage())
+                .isEqualTo("ConfigMap wiki-tls is no longer wanted and was deleted");
     }
 
     private Website website(String name, String tlsSecret) {
         Website site = new Website();
         site.setMetadata(new ObjectMetaBuilder().withNamespace(kit.namespace()).withName(name).build());
         WebsiteSpec spec = new WebsiteSpec();
-        spec.setHtml("<h1>" + name + "</h1>");
+        spec.setPage("<h1>" + name + "</h1>");
         WebsiteTls tls = new WebsiteTls();
         tls.setSecretName(tlsSecret);
         spec.setTls(tls);
