@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -42,6 +43,8 @@ final class WebsiteFleet implements AutoCloseable {
 
     private final KubernetesClient client;
     private final CustomResourceDefinitionContext websites;
+    /** The spec field holding the page: {@code html} before issue 18 renamed it {@code page} in v1. */
+    private final String pageField;
     private final ExecutorService requests;
 
     WebsiteFleet(Path operatorJar, int parallel) throws IOException {
@@ -55,7 +58,13 @@ final class WebsiteFleet implements AutoCloseable {
                         && installed.getStatus().getConditions().stream().anyMatch(
                                 c -> "Established".equals(c.getType()) && "True".equals(c.getStatus())),
                 1, TimeUnit.MINUTES);
-        this.websites = CustomResourceDefinitionContext.fromCrd(crd);
+        CustomResourceDefinitionVersion storage = crd.getSpec().getVersions().stream()
+                .filter(CustomResourceDefinitionVersion::getStorage).findFirst().orElseThrow();
+        this.websites = new CustomResourceDefinitionContext.Builder().withGroup(crd.getSpec().getGroup())
+                .withVersion(storage.getName()).withKind(crd.getSpec().getNames().getKind())
+                .withPlural(crd.getSpec().getNames().getPlural()).withNamespaced(true).build();
+        this.pageField = storage.getSchema().getOpenAPIV3Schema().getProperties().get("spec").getProperties()
+                .containsKey("page") ? "page" : "html";
         AtomicInteger threadNumber = new AtomicInteger();
         this.requests = Executors.newFixedThreadPool(parallel,
                 task -> new Thread(task, "website-writer-" + threadNumber.incrementAndGet()));
@@ -93,7 +102,7 @@ final class WebsiteFleet implements AutoCloseable {
             GenericKubernetesResource site = new GenericKubernetesResourceBuilder()
                     .withApiVersion(websites.getGroup() + "/" + websites.getVersion()).withKind(websites.getKind())
                     .withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
-                    .addToAdditionalProperties("spec", Map.of("replicas", 1, "html", page(name, 0)))
+                    .addToAdditionalProperties("spec", Map.of("replicas", 1, pageField, page(name, 0)))
                     .build();
             creates.add(requests.submit(() -> client.genericKubernetesResources(websites).inNamespace(namespace)
                     .resource(site).create()));
@@ -102,7 +111,7 @@ final class WebsiteFleet implements AutoCloseable {
     }
 
     /**
-     * Changes {@code spec.html} {@code changes} times, round robin over {@code names} (change i goes to
+     * Changes the page ({@code spec.page}, or {@code spec.html} before issue 18) {@code changes} times, round robin over {@code names} (change i goes to
      * {@code names[i % size]}, so one object's changes never overlap), {@code parallel} requests at a
      * time, each a JSON merge patch (no resourceVersion: the harness never conflicts); returns once
      * all were accepted.
@@ -111,7 +120,7 @@ final class WebsiteFleet implements AutoCloseable {
         List<Future<?>> patches = new ArrayList<>(changes);
         for (int i = 0; i < changes; i++) {
             String name = names.get(i % names.size());
-            String patch = "{\"spec\":{\"html\":\"" + page(name, 1 + i / names.size()) + "\"}}";
+            String patch = "{\"spec\":{\"" + pageField + "\":\"" + page(name, 1 + i / names.size()) + "\"}}";
             patches.add(requests.submit(() -> client.genericKubernetesResources(websites).inNamespace(namespace)
                     .withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch)));
         }

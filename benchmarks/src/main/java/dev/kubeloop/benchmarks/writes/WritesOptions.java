@@ -24,7 +24,7 @@ final class WritesOptions {
               --rounds=N              rounds per scenario, each with a fresh operator JVM and namespace (default 3)
               --create-objects=N      Websites created at once in create (default 300)
               --burst-objects=N       Websites created first in burst (default 500)
-              --burst-changes=N       spec changes (html edits) in burst, round robin over the objects (default 2000)
+              --burst-changes=N       spec changes (page edits) in burst, round robin over the objects (default 2000)
               --parallel=N            requests the harness keeps in flight when creating and changing (default 8)
               --jar=PATH              the sample operator's Spring Boot jar (default sample-operator/target/kubeloop-sample-operator-*.jar)
               --operator-jvm-args=S   JVM flags of the operator, space-separated (default "-Xms512m -Xmx512m -XX:+UseG1GC")
