@@ -62,7 +62,7 @@ final class WebsiteFleet implements AutoCloseable {
                 .filter(CustomResourceDefinitionVersion::getStorage).findFirst().orElseThrow();
         this.websites = new CustomResourceDefinitionContext.Builder().withGroup(crd.getSpec().getGroup())
                 .withVersion(storage.getName()).withKind(crd.getSpec().getNames().getKind())
-                .withPlural(crd.getSpec().getNames().getPlural()).withNamespaced(true).build();
+                .withPlural(crd.getSpec().getNames().getPlural()).withScope(crd.getSpec().getScope()).build();
         this.pageField = storage.getSchema().getOpenAPIV3Schema().getProperties().get("spec").getProperties()
                 .containsKey("page") ? "page" : "html";
         AtomicInteger threadNumber = new AtomicInteger();
