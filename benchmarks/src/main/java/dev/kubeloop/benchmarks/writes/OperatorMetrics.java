@@ -111,7 +111,7 @@ final class OperatorMetrics {
 
     /**
      * The figures this harness does not know by name, from {@code before} to this snapshot:
-     * {@code kubeloop_*} series other than the informers' (counters, histogram counts and sums as
+     * {@code kubeloop_*} series other than the informers' and histogram buckets (counters, histogram counts and sums as
      * the change over the phase, gauges as their value at its end) and the numbers of the
      * controller's endpoint entry besides its outcome counts (as the change).
      */
@@ -119,7 +119,8 @@ final class OperatorMetrics {
         Map<String, Double> extras = new LinkedHashMap<>();
         series.forEach((key, value) -> {
             String name = name(key);
-            if (!name.startsWith("kubeloop_") || name.startsWith("kubeloop_informer_")
+            // a histogram's buckets would be dozens of rows; its count, sum and max say enough here
+            if (!name.startsWith("kubeloop_") || name.startsWith("kubeloop_informer_") || name.endsWith("_bucket")
                     || (key.contains("controller=") && !ofController(key))) {
                 return;
             }
