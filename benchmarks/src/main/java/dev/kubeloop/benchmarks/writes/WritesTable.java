@@ -1,5 +1,6 @@
 package dev.kubeloop.benchmarks.writes;
 
+import dev.kubeloop.benchmarks.compare.ResultTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -102,13 +103,6 @@ final class WritesTable {
         if (value == Math.rint(value) && Math.abs(value) < 1e15) {
             return String.format(Locale.ROOT, "%,d", (long) value);
         }
-        double magnitude = Math.abs(value);
-        if (magnitude >= 100) {
-            return String.format(Locale.ROOT, "%,.0f", value);
-        }
-        if (magnitude >= 10) {
-            return String.format(Locale.ROOT, "%.1f", value);
-        }
-        return String.format(Locale.ROOT, "%.2f", value);
+        return ResultTable.number(value);
     }
 }
