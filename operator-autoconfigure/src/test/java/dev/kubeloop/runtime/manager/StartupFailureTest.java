@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.controller.ControllerConfig;
+import ch.qos.logback.classic.Level;
+import dev.kubeloop.testing.CapturedLogs;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
@@ -41,6 +43,24 @@ class StartupFailureTest {
         });
         assertThat(cluster.watches("/widgets")).isEmpty();
         assertThat(manager.isRunning()).isFalse();
+    }
+
+    /** The first question of a failed install, answered in the log before anything is asked of the server. */
+    @Test
+    void aFailingStartHasFirstLoggedWhichApiServerAndWhichIdentity() {
+        cluster = MockCluster.empty();
+        manager = ControllerManager.builder(cluster.client()).build();
+        manager.register(ControllerConfig.builder("widget", Widget.class).build(), new RecordingReconciler());
+
+        try (CapturedLogs logs = CapturedLogs.of(ControllerManager.class, Level.INFO)) {
+            assertThatThrownBy(manager::start).isInstanceOf(KubeloopConfigurationException.class);
+
+            assertThat(logs.events(Level.INFO, "Kubeloop connects to the API server at")).singleElement()
+                    .satisfies(line -> assertThat(line.getFormattedMessage()).isEqualTo(
+                            "Kubeloop connects to the API server at " + cluster.client().getMasterUrl()
+                                    + " as an anonymous user (no credentials) (no kubeconfig context: system "
+                                    + "properties, environment or code)"));
+        }
     }
 
     @Test
