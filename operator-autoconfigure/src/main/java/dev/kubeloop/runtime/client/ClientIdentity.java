@@ -126,7 +126,8 @@ public final class ClientIdentity {
     static String source(Config config) {
         NamedContext context = config.getCurrentContext();
         if (context != null) {
-            String file = config.getFile() != null ? "kubeconfig " + config.getFile() + ", " : "kubeconfig, ";
+            // a Config built in code may name a context without any file (fabric8's mock server does)
+            String file = config.getFile() != null ? "kubeconfig " + config.getFile() + ", " : "";
             String user = context.getContext() != null && context.getContext().getUser() != null
                     ? ", user entry " + context.getContext().getUser() : "";
             return file + "context " + context.getName() + user;

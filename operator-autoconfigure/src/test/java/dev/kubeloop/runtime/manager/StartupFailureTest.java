@@ -3,9 +3,9 @@ package dev.kubeloop.runtime.manager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.controller.ControllerConfig;
-import ch.qos.logback.classic.Level;
 import dev.kubeloop.testing.CapturedLogs;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.RecordingReconciler;
@@ -58,8 +58,8 @@ class StartupFailureTest {
             assertThat(logs.events(Level.INFO, "Kubeloop connects to the API server at")).singleElement()
                     .satisfies(line -> assertThat(line.getFormattedMessage()).isEqualTo(
                             "Kubeloop connects to the API server at " + cluster.client().getMasterUrl()
-                                    + " as an anonymous user (no credentials) (no kubeconfig context: system "
-                                    + "properties, environment or code)"));
+                                    + " as the holder of a bearer token (context fabric8-mock-server-context, "
+                                    + "user entry fabric8-mock-server-user)"));
         }
     }
 
