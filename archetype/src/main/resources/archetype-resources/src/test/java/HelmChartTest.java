@@ -8,6 +8,7 @@ package ${package};
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
 import com.marcnuri.helm.TemplateCommand;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -34,6 +35,13 @@ import org.junit.jupiter.api.Test;
 class HelmChartTest {
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    @Test
+    void theChartLintsStrictly() {
+        LintResult result = new Helm(Path.of("chart")).lint().strict().call();
+
+        assertThat(result.isFailed()).as(String.join("\n", result.getMessages())).isFalse();
+    }
 
     @Test
     void theOperatorRunsUnderPodSecurityRestrictedWithProbesOnTheActuatorGroups() {
