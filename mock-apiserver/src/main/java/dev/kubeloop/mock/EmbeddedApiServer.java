@@ -7,14 +7,20 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.io.ByteArrayInputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -49,6 +55,33 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         client = server.createClient();
+    }
+
+    /**
+     * Why a real cluster counts as configured, so that an embedded server should not stand in for
+     * it; empty when none is (what a demo or a generated project's "run it" mode asks). Read from
+     * {@code property} (environment variables and system properties, as Spring's
+     * {@code Environment} has them): inside a pod ({@code KUBERNETES_SERVICE_HOST}),
+     * {@code kubernetes.master}, a {@code KUBECONFIG} naming an existing file, or
+     * {@code ~/.kube/config} ({@code user.home}). fabric8 reads the same places.
+     */
+    public static Optional<String> configuredCluster(UnaryOperator<String> property) {
+        if (property.apply("KUBERNETES_SERVICE_HOST") != null) {
+            return Optional.of("running in a pod (KUBERNETES_SERVICE_HOST is set)");
+        }
+        if (property.apply("kubernetes.master") != null || property.apply("KUBERNETES_MASTER") != null) {
+            return Optional.of("kubernetes.master is set");
+        }
+        String kubeconfig = property.apply("KUBECONFIG") != null ? property.apply("KUBECONFIG") : property.apply("kubeconfig");
+        if (kubeconfig != null && !kubeconfig.isBlank()) {
+            // a KUBECONFIG naming no existing file configures nothing, for fabric8 as for kubectl
+            return Arrays.stream(kubeconfig.split(File.pathSeparator))
+                    .anyMatch(file -> !file.isBlank() && Files.isRegularFile(Path.of(file)))
+                    ? Optional.of("KUBECONFIG points at " + kubeconfig) : Optional.empty();
+        }
+        String home = property.apply("user.home");
+        Path config = home == null ? null : Path.of(home, ".kube", "config");
+        return config != null && Files.isRegularFile(config) ? Optional.of(config + " exists") : Optional.empty();
     }
 
     /** Starts a server on a free port of the loopback address. */

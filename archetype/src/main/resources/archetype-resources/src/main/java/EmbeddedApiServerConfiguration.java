@@ -2,10 +2,6 @@ package ${package};
 
 import dev.kubeloop.mock.EmbeddedApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,31 +63,11 @@ class EmbeddedApiServerConfiguration {
             return switch (mode) {
                 case "on", "true" -> ConditionOutcome.match(PROPERTY + "=" + mode);
                 case "off", "false" -> ConditionOutcome.noMatch(PROPERTY + "=" + mode);
-                case "auto" -> {
-                    String cluster = clusterConfigured(environment);
-                    yield cluster == null ? ConditionOutcome.match("no cluster configured") : ConditionOutcome.noMatch(cluster);
-                }
+                case "auto" -> EmbeddedApiServer.configuredCluster(environment::getProperty)
+                        .map(ConditionOutcome::noMatch).orElseGet(() -> ConditionOutcome.match("no cluster configured"));
                 default -> throw new IllegalStateException("Invalid value '" + mode + "' for " + PROPERTY
                         + ": expected auto, on or off");
             };
-        }
-
-        /** Why a cluster counts as configured, or null. */
-        static String clusterConfigured(Environment environment) {
-            if (environment.getProperty("KUBERNETES_SERVICE_HOST") != null) {
-                return "running in a pod";
-            }
-            if (environment.getProperty("kubernetes.master") != null || environment.getProperty("KUBERNETES_MASTER") != null) {
-                return "kubernetes.master is set";
-            }
-            String kubeconfig = environment.getProperty("KUBECONFIG", environment.getProperty("kubeconfig", ""));
-            if (!kubeconfig.isBlank()) {
-                return Arrays.stream(kubeconfig.split(File.pathSeparator))
-                        .anyMatch(file -> !file.isBlank() && Files.isRegularFile(Path.of(file)))
-                        ? "KUBECONFIG points at " + kubeconfig : null;
-            }
-            Path home = Path.of(System.getProperty("user.home"), ".kube", "config");
-            return Files.isRegularFile(home) ? home + " exists" : null;
         }
     }
 }
