@@ -7,8 +7,15 @@
 # kubelet. Everything binds 127.0.0.1 only.
 #
 #   scripts/local-apiserver.sh build      build and cache kube-apiserver (no-op when cached)
-#   scripts/local-apiserver.sh start      start etcd and kube-apiserver (builds first if needed),
-#                                         wait until ready, write the kubeconfig
+#   scripts/local-apiserver.sh start [--audit]
+#                                         start etcd and kube-apiserver (builds first if needed),
+#                                         wait until ready, write the kubeconfig; --audit (or
+#                                         KUBELOOP_APISERVER_AUDIT=1) also writes an audit log: one
+#                                         JSON line per request (Metadata level: user, user agent,
+#                                         verb, resource, subresource, namespace, name, response
+#                                         code), for counting writes and 409s whoever the client is.
+#                                         A running kube-apiserver without it is restarted with it;
+#                                         a plain start turns it off the next time it starts one
 #   scripts/local-apiserver.sh stop       stop both by PID (state kept: a later start resumes it)
 #   scripts/local-apiserver.sh stop-apiserver
 #                                         stop kube-apiserver only (etcd keeps running; start
@@ -21,6 +28,7 @@
 #   scripts/local-apiserver.sh status     what runs, where, and the log files
 #   scripts/local-apiserver.sh env        prints `export KUBECONFIG=...`
 #   scripts/local-apiserver.sh kubeconfig prints the kubeconfig's path
+#   scripts/local-apiserver.sh audit-log  prints the audit log's path (fails unless started with --audit)
 #   scripts/local-apiserver.sh etcd-get KEY   print the value etcd stores under KEY (what the API
 #                                         server wrote, e.g. the version an object is stored in)
 #   scripts/local-apiserver.sh clean      stop and delete the state (etcd data, certs, tokens)
@@ -41,6 +49,9 @@ APISERVER_BIN=$BIN_DIR/kube-apiserver
 PKI=$STATE_DIR/pki
 LOGS=$STATE_DIR/logs
 KUBECONFIG_FILE=$STATE_DIR/kubeconfig
+AUDIT_POLICY=$STATE_DIR/audit-policy.yaml
+AUDIT_LOG=$LOGS/audit.log
+AUDIT_MARKER=$STATE_DIR/audit.on   # present while kube-apiserver is (to be) started with the audit log
 
 SOURCE_PACKAGE=kubernetes
 GO_PACKAGE=golang-1.19-go
@@ -328,10 +339,33 @@ start_etcd() {
   log "etcd $(etcd_endpoint) (PID $(cat "$STATE_DIR/etcd.pid"))"
 }
 
+# Every request at the Metadata level (no bodies), once its response is complete (a watch also
+# when it starts). The log backend's default mode is blocking: no event is dropped under load,
+# which a count needs; batch mode drops events when its buffer is full.
+write_audit_policy() {
+  cat >"$AUDIT_POLICY" <<EOF
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: Metadata
+EOF
+}
+
+audit_flags() {
+  [ -f "$AUDIT_MARKER" ] || return 0
+  write_audit_policy
+  # rotation (100 MB by default) would split a measurement over two files: 4 GB, one backup
+  printf '%s\n' --audit-policy-file="$AUDIT_POLICY" --audit-log-path="$AUDIT_LOG" --audit-log-format=json \
+    --audit-log-maxsize=4096 --audit-log-maxbackup=1
+}
+
 start_apiserver() {
   running_pid kube-apiserver >/dev/null && return 0
   port_in_use "$APISERVER_PORT" && die "port $APISERVER_PORT is taken by another process"
-  spawn kube-apiserver "$APISERVER_BIN" \
+  local audit
+  mapfile -t audit < <(audit_flags)
+  spawn kube-apiserver "$APISERVER_BIN" "${audit[@]}" \
     --etcd-servers="$(etcd_endpoint)" \
     --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$APISERVER_PORT" \
     --insecure-port=0 \
@@ -357,6 +391,7 @@ start_apiserver() {
     sleep 0.25
   done
   log "kube-apiserver https://127.0.0.1:$APISERVER_PORT ready (PID $(cat "$STATE_DIR/kube-apiserver.pid"))"
+  [ ${#audit[@]} -eq 0 ] || log "audit log: $AUDIT_LOG"
 }
 
 prepare_state() {
@@ -367,14 +402,44 @@ prepare_state() {
 }
 
 cmd_start() {
-  local started=$SECONDS
+  local started=$SECONDS audit=false
+  case "${KUBELOOP_APISERVER_AUDIT:-}" in 1 | true | on) audit=true ;; esac
+  case "${1:-}" in
+    --audit) audit=true ;;
+    "") ;;
+    *) die "unknown option for start: $1 (expected --audit)" ;;
+  esac
   [ -x "$APISERVER_BIN" ] || cmd_build
   ensure_packages "${RUNTIME_PACKAGES[@]}"
   prepare_state
+  choose_audit "$audit"
   start_etcd
   start_apiserver
   write_kubeconfig
   log "ready in $((SECONDS - started)) s; KUBECONFIG=$KUBECONFIG_FILE"
+}
+
+# Decides whether the kube-apiserver this start brings up writes the audit log. A running one is
+# left alone, unless the audit log was asked for and it has none: it is restarted (etcd keeps the
+# state). A plain start never turns off the audit log of a running kube-apiserver.
+choose_audit() {
+  local audit=$1
+  if running_pid kube-apiserver >/dev/null; then
+    if $audit && [ ! -f "$AUDIT_MARKER" ]; then
+      log "kube-apiserver runs without the audit log: restarting it with it"
+      touch "$AUDIT_MARKER"
+      stop_process kube-apiserver
+    fi
+  elif $audit; then
+    touch "$AUDIT_MARKER"
+  else
+    rm -f "$AUDIT_MARKER"
+  fi
+}
+
+cmd_audit_log() {
+  [ -f "$AUDIT_MARKER" ] || die "no audit log: kube-apiserver was not started with start --audit"
+  echo "$AUDIT_LOG"
 }
 
 cmd_stop() {
@@ -429,19 +494,21 @@ cmd_status() {
   fi
   echo "binary:         $APISERVER_BIN ($(cat "$APISERVER_BIN.version" 2>/dev/null || echo 'not built'))"
   echo "kubeconfig:     $KUBECONFIG_FILE"
+  if [ -f "$AUDIT_MARKER" ]; then echo "audit log:      $AUDIT_LOG"; else echo "audit log:      off"; fi
   echo "logs:           $LOGS/"
   return $rc
 }
 
 case "${1:-}" in
   build) cmd_build ;;
-  start) cmd_start ;;
+  start) shift; cmd_start "$@" ;;
   stop) cmd_stop ;;
   stop-apiserver) cmd_stop_apiserver ;;
   restart) shift; cmd_restart "$@" ;;
   status) cmd_status ;;
   env) echo "export KUBECONFIG=$KUBECONFIG_FILE" ;;
   kubeconfig) echo "$KUBECONFIG_FILE" ;;
+  audit-log) cmd_audit_log ;;
   etcd-get)
     shift
     [ -f "$STATE_DIR/ports" ] || die "not started"

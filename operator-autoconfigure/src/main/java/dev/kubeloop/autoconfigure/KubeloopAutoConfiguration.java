@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.availability.ApplicationAvailability;
@@ -68,5 +69,19 @@ public final class KubeloopAutoConfiguration {
     @ConditionalOnMissingBean
     KubeloopLifecycle kubeloopLifecycle(ControllerManager kubeloopControllerManager) {
         return new KubeloopLifecycle(kubeloopControllerManager);
+    }
+
+    /**
+     * SIGTERM exits 0 once the graceful shutdown has run ({@link ExitZeroOnSigterm}), installed
+     * before the manager starts, so a stop while the caches sync is clean too;
+     * {@code kubeloop.exit-zero-on-sigterm=false} leaves the JVM's handling.
+     */
+    @Bean
+    static SmartInitializingSingleton kubeloopExitZeroOnSigterm(ObjectProvider<KubeloopProperties> properties) {
+        return () -> {
+            if (properties.getObject().isExitZeroOnSigterm()) {
+                ExitZeroOnSigterm.install();
+            }
+        };
     }
 }

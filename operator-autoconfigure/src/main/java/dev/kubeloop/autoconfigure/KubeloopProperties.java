@@ -42,6 +42,13 @@ public class KubeloopProperties {
     private Duration shutdownTimeout = Settings.SHUTDOWN_TIMEOUT.defaultValue();
 
     /**
+     * Whether a SIGTERM ends the JVM with exit code 0 once the graceful shutdown has run (a
+     * second one halts with 1), as controller-runtime does, instead of the JVM's 143. Read once,
+     * at start.
+     */
+    private boolean exitZeroOnSigterm = Settings.EXIT_ZERO_ON_SIGTERM.defaultValue();
+
+    /**
      * Whether cached objects drop metadata.managedFields, which reconcilers rarely read and which
      * can be the largest part of an object's metadata.
      */
@@ -124,6 +131,14 @@ public class KubeloopProperties {
 
     public void setCacheSyncTimeout(Duration cacheSyncTimeout) {
         this.cacheSyncTimeout = cacheSyncTimeout;
+    }
+
+    public boolean isExitZeroOnSigterm() {
+        return exitZeroOnSigterm;
+    }
+
+    public void setExitZeroOnSigterm(boolean exitZeroOnSigterm) {
+        this.exitZeroOnSigterm = exitZeroOnSigterm;
     }
 
     public Duration getShutdownTimeout() {

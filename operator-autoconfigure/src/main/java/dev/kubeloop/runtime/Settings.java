@@ -39,6 +39,10 @@ public final class Settings {
     public static final Setting<Duration> SHUTDOWN_TIMEOUT = Setting.of("shutdown-timeout", Duration.ofSeconds(30),
             "a duration of 0 or more", Settings::notNegative);
 
+    /** Whether a SIGTERM exits 0 once the graceful shutdown has run (the JVM's own handling: 143). */
+    public static final Setting<Boolean> EXIT_ZERO_ON_SIGTERM = Setting.any("exit-zero-on-sigterm", true,
+            "true or false");
+
     /** Whether cached objects drop metadata.managedFields. */
     public static final Setting<Boolean> STRIP_MANAGED_FIELDS = Setting.any("strip-managed-fields", true,
             "true or false");
@@ -118,7 +122,7 @@ public final class Settings {
             "<name>.kubeloop.dev/finalizer for a Cleaner, else none",
             "a domain-qualified name such as example.com/cleanup", finalizer -> true);
 
-    private static final List<Setting<?>> ALL = List.of(ENABLED, NAMESPACES, CACHE_SYNC_TIMEOUT, SHUTDOWN_TIMEOUT,
+    private static final List<Setting<?>> ALL = List.of(ENABLED, NAMESPACES, CACHE_SYNC_TIMEOUT, SHUTDOWN_TIMEOUT, EXIT_ZERO_ON_SIGTERM,
             STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, READ_YOUR_WRITES, OPTIONAL_TYPE_POLL_INTERVAL,
             RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
             RATE_LIMITER_QPS, RATE_LIMITER_BURST, INTROSPECTION_LAST_ERRORS, WORKERS, RECONCILER_NAMESPACES,

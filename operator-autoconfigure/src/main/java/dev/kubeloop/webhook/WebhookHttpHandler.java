@@ -70,6 +70,7 @@ final class WebhookHttpHandler implements HttpHandler {
 
     private WebhookAnswer answer(HttpExchange exchange, Webhook webhook) throws IOException {
         if (!"POST".equals(exchange.getRequestMethod())) {
+            drain(exchange.getRequestBody());
             exchange.getResponseHeaders().set("Allow", "POST");
             return WebhookAnswer.text(405, "Method " + exchange.getRequestMethod() + " not allowed: POST an "
                     + (webhook.type() == WebhookType.CONVERSION ? "apiextensions.k8s.io/v1 ConversionReview"
@@ -77,6 +78,7 @@ final class WebhookHttpHandler implements HttpHandler {
         }
         String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
         if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            drain(exchange.getRequestBody());
             return WebhookAnswer.text(415, "Content-Type " + (contentType == null ? "missing" : "'" + contentType
                     + "'") + ": expected application/json");
         }
@@ -98,15 +100,26 @@ final class WebhookHttpHandler implements HttpHandler {
         int read;
         while ((read = in.read(buffer)) >= 0) {
             if (body.size() + read > MAX_BODY_BYTES) {
-                long dropped = read;
-                while (dropped < DRAIN_BYTES && (read = in.read(buffer)) >= 0) {
-                    dropped += read;
-                }
+                drain(in);
                 return null;
             }
             body.write(buffer, 0, read);
         }
         return body.toByteArray();
+    }
+
+    /**
+     * Reads and drops a body the answer does not need (up to {@value #DRAIN_BYTES} bytes), before
+     * answering: the connection then stays usable for the client's next request instead of being
+     * closed under it with the body unread.
+     */
+    private static void drain(InputStream in) throws IOException {
+        byte[] buffer = new byte[8192];
+        long dropped = 0;
+        int read;
+        while (dropped < DRAIN_BYTES && (read = in.read(buffer)) >= 0) {
+            dropped += read;
+        }
     }
 
     private static void write(HttpExchange exchange, WebhookAnswer answer) throws IOException {

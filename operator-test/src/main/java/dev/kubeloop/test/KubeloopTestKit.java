@@ -177,19 +177,29 @@ public final class KubeloopTestKit implements ControllerObserver {
 
     // ---- reading -----------------------------------------------------------------------------
 
-    /** The objects of {@code type} in {@code owner}'s namespace with an owner reference to it (by uid), from the API server. */
+    /**
+     * The objects of {@code type} with an owner reference to {@code owner} (by uid), from the API
+     * server: in its namespace, or in every namespace when the owner is cluster-scoped (it may own
+     * namespaced objects anywhere).
+     */
     public <R extends HasMetadata> List<R> owned(HasMetadata owner, Class<R> type) {
         String uid = Objects.requireNonNull(owner.getMetadata().getUid(), "owner has no uid: use the object the server returned");
-        return client().resources(type).inNamespace(owner.getMetadata().getNamespace()).list().getItems().stream()
+        String namespace = owner.getMetadata().getNamespace();
+        var resources = client().resources(type);
+        return (namespace == null ? resources.inAnyNamespace() : resources.inNamespace(namespace)).list().getItems().stream()
                 .filter(o -> o.getMetadata().getOwnerReferences() != null && o.getMetadata().getOwnerReferences()
                         .stream().anyMatch(ref -> uid.equals(ref.getUid())))
                 .toList();
     }
 
-    /** The core/v1 Events recorded about {@code object}, oldest first. */
+    /**
+     * The core/v1 Events recorded about {@code object}, oldest first: in its namespace, or for a
+     * cluster-scoped object in {@code default}, where Kubernetes (and Kubeloop) records them.
+     */
     public List<Event> events(HasMetadata object) {
         String uid = object.getMetadata().getUid();
-        return client().v1().events().inNamespace(object.getMetadata().getNamespace()).list().getItems().stream()
+        String namespace = object.getMetadata().getNamespace() == null ? "default" : object.getMetadata().getNamespace();
+        return client().v1().events().inNamespace(namespace).list().getItems().stream()
                 .filter(e -> e.getInvolvedObject() != null && (uid != null ? uid.equals(e.getInvolvedObject().getUid())
                         : Objects.equals(object.getMetadata().getName(), e.getInvolvedObject().getName())
                                 && Objects.equals(object.getKind(), e.getInvolvedObject().getKind())))

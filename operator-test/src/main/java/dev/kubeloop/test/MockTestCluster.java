@@ -1,65 +1,36 @@
 package dev.kubeloop.test;
 
-import dev.kubeloop.mock.ServerSideApplyDispatcher;
-import dev.kubeloop.mock.SetBasedSelectors;
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import dev.kubeloop.mock.EmbeddedApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import java.io.ByteArrayInputStream;
-import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
- * fabric8's mock API server in CRUD mode on a loopback port: it stores objects, serves list and
- * watch, honours the status subresource of the CRDs applied through it; it has no server-side
- * apply, no garbage collection and no controllers (see docs/testing.md).
+ * fabric8's mock API server in CRUD mode on a loopback port ({@link EmbeddedApiServer}): it stores
+ * objects, serves list and watch, honours the status subresource of the CRDs applied through it,
+ * answers server-side apply with an approximation and discovery; it has no garbage collection and
+ * no controllers (see docs/testing.md).
  */
 final class MockTestCluster implements TestCluster {
 
     static final String NAMESPACE = "test";
 
-    /** Kept so the level sticks: the mock logs every request at INFO through java.util.logging. */
-    private static final Logger MOCK_SERVER_LOG = Logger.getLogger("io.fabric8.mockwebserver");
+    private final EmbeddedApiServer server;
 
-    private final KubernetesMockServer server;
-    private final KubernetesClient client;
-
-    private MockTestCluster() {
-        MOCK_SERVER_LOG.setLevel(Level.WARNING);
-        KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(List.of());
-        SetBasedSelectors.install(crud); // key in (a,b): what a sharded operator's caches select with
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new ServerSideApplyDispatcher(crud), false);
-        server.init(InetAddress.getLoopbackAddress(), 0);
-        client = server.createClient(); // default namespace "test"
+    private MockTestCluster(EmbeddedApiServer server) {
+        this.server = server;
     }
 
     static MockTestCluster start(List<String> crds) {
-        MockTestCluster cluster = new MockTestCluster();
-        try {
-            for (String manifest : crds) {
-                for (HasMetadata crd : cluster.client.load(
-                        new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).items()) {
-                    cluster.client.resource(crd).create();
-                }
-            }
-            return cluster;
-        } catch (RuntimeException e) {
-            cluster.close();
-            throw e;
+        EmbeddedApiServer server = EmbeddedApiServer.start(); // its client's default namespace is "test"
+        for (String manifest : crds) {
+            server.createAll(manifest); // closes the server if a CRD cannot be created
         }
+        return new MockTestCluster(server);
     }
 
     @Override
     public KubernetesClient client() {
-        return client;
+        return server.client();
     }
 
     @Override
@@ -78,7 +49,6 @@ final class MockTestCluster implements TestCluster {
 
     @Override
     public void close() {
-        client.close();
-        server.destroy();
+        server.close();
     }
 }

@@ -2,17 +2,24 @@ package dev.kubeloop.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.kubeloop.sample.demo.DemoApiServer;
 import dev.kubeloop.sample.website.Website;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -28,6 +35,9 @@ class SampleOperatorApplicationTests {
 
     @Autowired
     KubernetesClient client;
+
+    @Autowired
+    DemoApiServer demo;
 
     @Test
     void demoModeServesBothDemoSites() {
@@ -93,5 +103,31 @@ class SampleOperatorApplicationTests {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).contains("\"status\":\"UP\"");
+    }
+
+    /**
+     * What the demo's log offers a new user: kubectl against the embedded API server, with no
+     * kubeconfig (skipped when kubectl is not on the PATH).
+     */
+    @Test
+    void kubectlListsTheDemoSitesAndTheirConfigMaps() throws Exception {
+        String path = System.getenv().getOrDefault("PATH", "");
+        assumeTrue(Arrays.stream(path.split(File.pathSeparator))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "kubectl"))),
+                "Skipped: kubectl is not on the PATH");
+        demoModeServesBothDemoSites();
+
+        Path home = Files.createTempDirectory("kubectl-home");
+        ProcessBuilder kubectl = new ProcessBuilder("kubectl", "--server", demo.url(), "get", "websites,configmaps",
+                "-n", "demo").redirectErrorStream(true).redirectOutput(home.resolve("out").toFile());
+        kubectl.environment().put("HOME", home.toString()); // no kubeconfig, no discovery cache
+        kubectl.environment().remove("KUBECONFIG");
+        Process process = kubectl.start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("kubectl finished").isTrue();
+
+        String output = Files.readString(home.resolve("out"));
+        assertThat(process.exitValue()).as(output).isZero();
+        assertThat(output).contains("website.sample.kubeloop.dev/hello", "website.sample.kubeloop.dev/docs",
+                "configmap/hello", "configmap/docs");
     }
 }

@@ -14,7 +14,7 @@ import java.util.function.ToDoubleFunction;
  * per object, and the ratios to bound+patch and to josdk ("value / CPU"; lower is better for
  * every metric).
  */
-final class ResultTable {
+public final class ResultTable {
 
     private static final String BASELINE = "bound+patch";
     private static final String INCUMBENT = "josdk";
@@ -93,8 +93,8 @@ final class ResultTable {
         return Double.isNaN(value) || Double.isInfinite(value) ? "–" : String.format(Locale.ROOT, "%.2f", value);
     }
 
-    /** Three significant digits or so, with thousands separators for big numbers. */
-    static String number(double value) {
+    /** Three significant digits or so, with thousands separators for big numbers (every harness's tables). */
+    public static String number(double value) {
         if (Double.isNaN(value)) {
             return "–";
         }

@@ -246,7 +246,7 @@ public final class InformerRegistry {
                 continue;
             }
             try {
-                entry.started().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                entry.synced().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
                 throw new KubeloopConfigurationException("The cache of " + entry.key().describe()
                         + " did not sync within " + timeout.toMillis() + " ms from the API server at "
@@ -270,8 +270,7 @@ public final class InformerRegistry {
             if (!entry.counts()) {
                 continue;
             }
-            SharedIndexInformer<?> informer = entry.informer();
-            if (!entry.waiting() && (informer == null || !informer.hasSynced())) {
+            if (!entry.waiting() && !entry.hasSynced()) {
                 return false;
             }
         }

@@ -163,8 +163,7 @@ public final class ResourceCache<T extends HasMetadata> {
             if (!entry.counts()) {
                 continue;
             }
-            SharedIndexInformer<T> informer = entry.informer();
-            if (!entry.waiting() && (informer == null || !informer.hasSynced())) {
+            if (!entry.waiting() && !entry.hasSynced()) {
                 return false;
             }
         }

@@ -157,11 +157,17 @@ public final class WriteTracker {
             ResourceVersions.Order order = ResourceVersions.compare(cached.getMetadata().getResourceVersion(),
                     write.resourceVersion());
             // a deleted object's cached version is the one deleted: only a newer one (recreated) is current
+            if (order == ResourceVersions.Order.SAME && !write.deleted()) {
+                // the store has the written version, but fabric8 updates its store before it hands the
+                // event to the handlers: the entry stays until observed() sees that event (its echo)
+                return Optional.of(cached);
+            }
             boolean cacheCaughtUp = order == ResourceVersions.Order.NEWER
-                    || (order == ResourceVersions.Order.SAME && !write.deleted())
                     || (order == ResourceVersions.Order.UNKNOWN && expired(write));
             if (cacheCaughtUp) {
-                written.remove(ref, write);
+                if (written.remove(ref, write)) {
+                    listener.cacheCaughtUp(Duration.ofNanos(System.nanoTime() - write.atNanos()));
+                }
                 return Optional.of(cached);
             }
         } else if (expired(write) || write.deleted()) {

@@ -13,6 +13,7 @@ import dev.kubeloop.runtime.cache.InformerRegistry;
 import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.cache.ShardLayout;
 import dev.kubeloop.runtime.cache.ServedResourceCheck;
+import dev.kubeloop.runtime.client.ClientIdentity;
 import dev.kubeloop.runtime.controller.Controller;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.runtime.controller.ControllerWorkers;
@@ -42,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * timeout scheduler and the event writer. Plain Java; the Spring auto-configuration drives it from
  * a {@code SmartLifecycle}.
  *
- * <p><b>Start</b>: checks that every custom resource type is served (a missing CRD fails here, with
+ * <p><b>Start</b>: logs which API server it connects to and as whom ({@link ClientIdentity}), checks
+ * that every custom resource type is served (a missing CRD fails here, with
  * its name), starts the informers, waits until all caches have synced (default 2 min; a timeout
  * fails naming the resource, its scope and the API server URL), and only then opens the
  * {@link WorkGate}, so no reconcile ever runs on a partial cache. The default gate starts the
@@ -177,6 +179,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         state = State.STARTING;
         try {
             observers.managerStarting(this);
+            log.info("Kubeloop connects to the API server at {}", describeClient());
             new ServedResourceCheck(client).check(typesInUse());
             events.start();
             informers.start();
@@ -197,6 +200,15 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         observers.managerStarted(this);
         log.info("Kubeloop started: controllers={} informers={} in {} ms", controllers.keySet(), informers.size(),
                 (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** Which API server, as whom: logged before the first request, so that a failed start says where it failed. */
+    private String describeClient() {
+        try {
+            return ClientIdentity.describe(client.getConfiguration());
+        } catch (RuntimeException e) {
+            return client.getMasterUrl() + " (its identity does not read: " + e.getMessage() + ")";
+        }
     }
 
     private void abortStart(Throwable cause) {

@@ -216,7 +216,9 @@ class ApplyTest extends MockClusterTestSupport {
 
         resize("a", 1);
 
-        eventually().until(() -> configMap("a-1") == null && configMap("a-2") == null);
+        // the server answers the delete before the controller counts it
+        eventually().until(() -> configMap("a-1") == null && configMap("a-2") == null
+                && controller.status().writes().sent().get(WriteOperation.PRUNE) >= 2);
         assertThat(configMap("a-0")).isNotNull();
         assertThat(configMap("a-by-hand")).isNotNull();
         assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.PRUNE, 2L);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ReconcileTrigger;
 import dev.kubeloop.api.Result;
+import dev.kubeloop.api.predicate.EventPredicate;
 import dev.kubeloop.api.predicate.Predicates;
 import dev.kubeloop.api.watch.Mappers;
 import dev.kubeloop.api.watch.Watch;
@@ -18,6 +19,7 @@ import dev.kubeloop.testing.MockClusterTestSupport;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -26,7 +28,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -299,6 +305,57 @@ class WatchesTest extends MockClusterTestSupport {
 
         eventually().until(() -> controller.state(ObjectKey.clusterScoped("g")) == ItemState.ABSENT
                 && controller.count(ReconcileOutcome.SUCCESS) == 1);
+    }
+
+    @Test
+    void whenAnOptionalTypeGoesEveryObjectItsHandlersHadIsReportedDeletedAlsoOneWhoseDeleteWasOnItsWay()
+            throws Exception {
+        useManager(ControllerManager.builder(client).shutdownTimeout(Duration.ofSeconds(5))
+                .optionalTypePollInterval(Duration.ofMillis(200)).build());
+        cluster.install(Gadget.class);
+        client.resource(Gadget.named("g1", "ns")).create();
+        client.resource(Gadget.named("g2", "ns")).create();
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Queue<String> deletes = new ConcurrentLinkedQueue<>();
+        manager.register(ControllerConfig.builder("widget", Widget.class).watch(Watch.of(Gadget.class).optional()
+                .predicate(new EventPredicate<Gadget>() {
+                    @Override
+                    public boolean update(Gadget oldGadget, Gadget newGadget) {
+                        // holds fabric8's event executor: later notifications wait behind this one
+                        holding.countDown();
+                        try {
+                            release.await(60, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return true;
+                    }
+
+                    @Override
+                    public boolean delete(Gadget gadget) {
+                        deletes.add(gadget.getMetadata().getName());
+                        return true;
+                    }
+                }).mapper((gadget, caches) -> List.of())).build(), new RecordingReconciler());
+        manager.start();
+        try {
+            client.resources(Gadget.class).withName("g2").edit(gadget -> {
+                gadget.getMetadata().setLabels(Map.of("edited", "yes"));
+                return gadget;
+            });
+            assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+            client.resources(Gadget.class).withName("g1").delete();
+            // the store dropped g1 while its delete notification waits for the executor
+            eventually().until(() -> gadgetInformer().cachedObjects() == 1);
+
+            client.apiextensions().v1().customResourceDefinitions()
+                    .withName(HasMetadata.getFullResourceName(Gadget.class)).delete();
+
+            eventually().until(() -> gadgetInformer().waiting() && deletes.containsAll(List.of("g1", "g2")));
+        } finally {
+            release.countDown();
+        }
     }
 
     private InformerStatus gadgetInformer() {

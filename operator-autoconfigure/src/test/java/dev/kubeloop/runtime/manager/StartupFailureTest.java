@@ -3,8 +3,10 @@ package dev.kubeloop.runtime.manager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.testing.CapturedLogs;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
@@ -41,6 +43,24 @@ class StartupFailureTest {
         });
         assertThat(cluster.watches("/widgets")).isEmpty();
         assertThat(manager.isRunning()).isFalse();
+    }
+
+    /** The first question of a failed install, answered in the log before anything is asked of the server. */
+    @Test
+    void aFailingStartHasFirstLoggedWhichApiServerAndWhichIdentity() {
+        cluster = MockCluster.empty();
+        manager = ControllerManager.builder(cluster.client()).build();
+        manager.register(ControllerConfig.builder("widget", Widget.class).build(), new RecordingReconciler());
+
+        try (CapturedLogs logs = CapturedLogs.of(ControllerManager.class, Level.INFO)) {
+            assertThatThrownBy(manager::start).isInstanceOf(KubeloopConfigurationException.class);
+
+            assertThat(logs.events(Level.INFO, "Kubeloop connects to the API server at")).singleElement()
+                    .satisfies(line -> assertThat(line.getFormattedMessage()).isEqualTo(
+                            "Kubeloop connects to the API server at " + cluster.client().getMasterUrl()
+                                    + " as the holder of a bearer token (context fabric8-mock-server-context, "
+                                    + "user entry fabric8-mock-server-user)"));
+        }
     }
 
     @Test

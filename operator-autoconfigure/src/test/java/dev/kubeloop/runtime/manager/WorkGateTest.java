@@ -87,7 +87,7 @@ class WorkGateTest extends MockClusterTestSupport {
         assertThat(gate.workers.stop(Duration.ofSeconds(5))).as("every reconcile ended").isTrue();
 
         assertThat(interrupted).isCompletedWithValue(true);
-        assertThat(workerThreads()).isEmpty();
+        assertThat(workersEnd()).isEmpty();
         assertThat(controller.queueStats().depth()).as("the interrupted key is still queued").isEqualTo(1);
         assertThat(controller.count(ReconcileOutcome.ERROR)).isEqualTo(1);
 
@@ -116,7 +116,7 @@ class WorkGateTest extends MockClusterTestSupport {
 
         assertThat(gate.workers.stop(Duration.ofSeconds(5))).as("every worker ended").isTrue();
 
-        assertThat(workerThreads()).isEmpty();
+        assertThat(workersEnd()).isEmpty();
         assertThat(controller.count(ReconcileOutcome.SUCCESS)).isEqualTo(1);
     }
 
@@ -183,13 +183,24 @@ class WorkGateTest extends MockClusterTestSupport {
 
         assertThat(gate.events).containsExactly("open", "shutdownStarted", "reconcile finished", "close");
         assertThat(gate.syncedAtClose).as("informers still running when the gate closes").isTrue();
-        assertThat(workerThreads()).isEmpty();
+        assertThat(workersEnd()).isEmpty();
     }
 
     @Test
     void theManagerReportsTheGatesLeadershipState() {
         assertThat(ControllerManager.builder(client).build().leadership()).isEqualTo(LeadershipState.NOT_ELECTED);
         assertThat(manager.leadership().role()).isEqualTo(LeadershipState.Role.STANDBY);
+    }
+
+    /**
+     * The worker threads still alive after a grace: a terminated executor has run its last task, but
+     * each of its threads still has to return from {@code run()}.
+     */
+    private static List<Thread> workersEnd() throws InterruptedException {
+        for (Thread worker : workerThreads()) {
+            worker.join(TimeUnit.SECONDS.toMillis(DEADLINE_SECONDS));
+        }
+        return workerThreads();
     }
 
     private static List<Thread> workerThreads() {

@@ -1,8 +1,6 @@
 package dev.kubeloop.sample.demo;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
+import dev.kubeloop.mock.EmbeddedApiServer;
 import java.util.Locale;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
@@ -36,19 +34,6 @@ class DemoModeCondition extends SpringBootCondition {
 
     /** Why a cluster counts as configured, or null. */
     static String clusterConfigured(Environment environment) {
-        if (environment.getProperty("KUBERNETES_SERVICE_HOST") != null) {
-            return "running in a pod (KUBERNETES_SERVICE_HOST is set)";
-        }
-        if (environment.getProperty("kubernetes.master") != null || environment.getProperty("KUBERNETES_MASTER") != null) {
-            return "kubernetes.master is set";
-        }
-        String kubeconfig = environment.getProperty("KUBECONFIG", environment.getProperty("kubeconfig"));
-        if (kubeconfig != null && !kubeconfig.isBlank()) {
-            boolean exists = Arrays.stream(kubeconfig.split(java.io.File.pathSeparator))
-                    .anyMatch(file -> !file.isBlank() && Files.isRegularFile(Path.of(file)));
-            return exists ? "KUBECONFIG points at " + kubeconfig : null;
-        }
-        Path home = Path.of(System.getProperty("user.home"), ".kube", "config");
-        return Files.isRegularFile(home) ? home + " exists" : null;
+        return EmbeddedApiServer.configuredCluster(environment::getProperty).orElse(null);
     }
 }

@@ -43,6 +43,8 @@ final class DemoSites implements ApplicationListener<ApplicationReadyEvent> {
         log.info("Demo mode (no cluster configured): embedded API server at {} with the Website CRD", server.url());
         log.info("Created Websites {} in namespace '{}'; the operator gives each a ConfigMap, a Deployment and a Service",
                 SITES, NAMESPACE);
+        log.info("kubectl works against it: kubectl --server {} get websites,configmaps -n {}", server.url(),
+                NAMESPACE);
         log.info("Look at {}/kubeloop (controllers, queues, errors), {}/health and {}/prometheus", base, base, base);
         log.info("To run against a cluster, set KUBECONFIG (or sample.demo=off); stop with Ctrl+C");
     }

@@ -25,8 +25,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OperatorProcess implements AutoCloseable {
 
-    /** A JVM that exits on SIGTERM after running its shutdown hooks exits with 128 + 15. */
-    public static final int SIGTERM_EXIT_CODE = 143;
+    /**
+     * A Kubeloop operator exits 0 on SIGTERM once its shutdown hooks have run
+     * ({@code kubeloop.exit-zero-on-sigterm}); the JVM's own handling would say 128 + 15.
+     */
+    public static final int SIGTERM_EXIT_CODE = 0;
     /** ... and 128 + 9 on SIGKILL. */
     public static final int SIGKILL_EXIT_CODE = 137;
 

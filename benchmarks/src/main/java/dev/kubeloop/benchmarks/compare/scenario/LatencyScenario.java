@@ -62,7 +62,8 @@ public final class LatencyScenario implements Scenario {
                 Event cold = child.request(Protocol.LATENCY, Protocol.LATENCY, context.timeout());
                 session.forgetRecordedRequests();
                 Event before = context.stats(child);
-                runLoad(contender, child, session, updater, names, warmUpChanges, measuredChanges, context);
+                double issuedPerSecond = runLoad(contender, child, session, updater, names, warmUpChanges,
+                        measuredChanges, context);
                 Event after = context.stats(child);
                 Event latency = child.request(Protocol.LATENCY, Protocol.LATENCY, context.timeout());
                 if (updater.failures() > 0) {
@@ -74,6 +75,7 @@ public final class LatencyScenario implements Scenario {
                                 "p50 ms", latency.longField("p50") / 1e6,
                                 "max ms", latency.longField("max") / 1e6,
                                 "samples", latency.longField("count"),
+                                "issued/s", issuedPerSecond,
                                 "warm-up p99 ms", cold.longField("p99") / 1e6));
             }
         }
@@ -82,9 +84,10 @@ public final class LatencyScenario implements Scenario {
     /**
      * Makes changes {@code first .. first + count - 1} of the round robin and waits until the
      * contender has reflected all of them, then the settle period (so CPU read afterwards includes
-     * the watch echoes of the last status writes).
+     * the watch echoes of the last status writes). Returns the rate at which the server accepted
+     * the changes: below the asked rate, the server (next to the contender) cannot write that fast.
      */
-    private void runLoad(String contender, ChildProcess child, ServerSession session, SpecUpdater updater,
+    private double runLoad(String contender, ChildProcess child, ServerSession session, SpecUpdater updater,
             List<String> names, int first, int count, ScenarioContext context) throws Exception {
         int total = first + count;
         // after change i, object j has had (total / M) changes, plus one if j < total % M
@@ -92,11 +95,14 @@ public final class LatencyScenario implements Scenario {
         int withOneMore = total % objects;
         Completion all = context.expect(contender, child, session, objects, 1 + fewest);
         Completion more = withOneMore == 0 ? null : context.expect(contender, child, session, withOneMore, 2 + fewest);
+        long start = System.nanoTime();
         updater.atRate(names, first, count, perSecond, context.timeout().plusSeconds(count / perSecond));
+        double issuedPerSecond = count / ((System.nanoTime() - start) / 1e9);
         all.await(context.timeout());
         if (more != null) {
             more.await(context.timeout());
         }
         context.settle();
+        return issuedPerSecond;
     }
 }

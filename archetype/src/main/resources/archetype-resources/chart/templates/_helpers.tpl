@@ -1,0 +1,96 @@
+{{/* Chart name, truncated to the 63 characters a label value allows. */}}
+{{- define "operator.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Fully qualified app name: release-chart, unless the release name already contains the chart name. */}}
+{{- define "operator.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "operator.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "operator.labels" -}}
+helm.sh/chart: {{ include "operator.chart" . }}
+{{ include "operator.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{- define "operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "operator.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "operator.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* The Prometheus job of the metrics Service, used by the alert expressions. */}}
+{{- define "operator.metricsJob" -}}
+{{ include "operator.fullname" . }}-metrics
+{{- end }}
+
+{{/*
+The CRD the build generated from the Java classes and copied into files/ (./mvnw package does):
+the chart installs it and derives the RBAC rules and the webhooks' paths from it.
+*/}}
+{{- define "operator.crd" -}}
+{{- $crds := .Files.Glob "files/*.yml" -}}
+{{- if ne (len $crds) 1 }}
+{{- fail "files/ must hold exactly one CRD: build the project (./mvnw package), which generates it from the Java classes" }}
+{{- end }}
+{{- range $path, $_ := $crds }}{{ $.Files.Get $path }}{{ end }}
+{{- end }}
+
+{{/* The custom resource's served storage version. */}}
+{{- define "operator.version" -}}
+{{- $crd := include "operator.crd" . | fromYaml -}}
+{{- range $crd.spec.versions }}{{ if .storage }}{{ .name }}{{ end }}{{ end }}
+{{- end }}
+
+{{/* Where Kubeloop serves a webhook of the custom resource: /<validate|mutate>-<group with dashes>-<version>-<kind>. */}}
+{{- define "operator.webhookPath" -}}
+{{- $crd := include "operator.crd" .root | fromYaml -}}
+/{{ .type }}-{{ $crd.spec.group | replace "." "-" }}-{{ include "operator.version" .root }}-{{ $crd.spec.names.kind | lower }}
+{{- end }}
+
+{{/*
+What the operator does, and nothing more: its custom resource (read, status, and the finalizers
+subresource that an owner reference with blockOwnerDeletion needs), the ConfigMaps it owns
+(server-side apply is a patch, or a create; Kubernetes' garbage collector deletes them with their
+owner, so no delete), and Events.
+*/}}
+{{- define "operator.rules" -}}
+{{- $crd := include "operator.crd" . | fromYaml -}}
+- apiGroups: [{{ $crd.spec.group | quote }}]
+  resources: [{{ $crd.spec.names.plural | quote }}]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: [{{ $crd.spec.group | quote }}]
+  resources: [{{ printf "%s/status" $crd.spec.names.plural | quote }}]
+  verbs: ["get", "patch", "update"]
+- apiGroups: [{{ $crd.spec.group | quote }}]
+  resources: [{{ printf "%s/finalizers" $crd.spec.names.plural | quote }}]
+  verbs: ["update"]
+- apiGroups: [""]
+  resources: ["configmaps"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create", "patch"]
+{{- end }}

@@ -1,0 +1,132 @@
+#if ($namespaced == 'true')
+#set( $scope = 'Namespaced' )
+#else
+#set( $scope = 'Cluster' )
+#end
+package ${package};
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import com.marcnuri.helm.TemplateCommand;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+#if ($webhooks == 'true')
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+#end
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Helm chart as {@code helm template} renders it (Helm's own engine, through helm-java): what
+ * the cluster will be given. The chart reads the CRD the build copied into {@code chart/files/}.
+ */
+class HelmChartTest {
+
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    @Test
+    void theChartLintsStrictly() {
+        LintResult result = new Helm(Path.of("chart")).lint().strict().call();
+
+        assertThat(result.isFailed()).as(String.join("\n", result.getMessages())).isFalse();
+    }
+
+    @Test
+    void theOperatorRunsUnderPodSecurityRestrictedWithProbesOnTheActuatorGroups() {
+        Deployment deployment = single(render(Map.of()), Deployment.class);
+
+        PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        Container operator = pod.getContainers().get(0);
+        assertThat(operator.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(operator.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(operator.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
+        assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
+        assertThat(operator.getEnv()).anySatisfy(env -> {
+            assertThat(env.getName()).isEqualTo("KUBELOOP_LEADER_ELECTION_ENABLED");
+            assertThat(env.getValue()).isEqualTo("true");
+        });
+    }
+
+    @Test
+    void theClusterRoleGrantsTheCustomResourceItsConfigMapsAndEventsOnly() {
+        List<HasMetadata> objects = render(Map.of());
+        CustomResourceDefinition crd = single(objects, CustomResourceDefinition.class);
+        assertThat(crd.getMetadata().getName()).isEqualTo(${kind}.PLURAL + "." + ${kind}.GROUP);
+        assertThat(crd.getSpec().getScope()).isEqualTo("${scope}");
+
+        List<PolicyRule> rules = single(objects, ClusterRole.class).getRules();
+        assertThat(rules).flatExtracting(PolicyRule::getResources).containsExactlyInAnyOrder(${kind}.PLURAL,
+                ${kind}.PLURAL + "/status", ${kind}.PLURAL + "/finalizers", "configmaps", "events");
+        assertThat(rules).flatExtracting(PolicyRule::getVerbs).doesNotContain("delete", "*");
+    }
+
+    @Test
+    void monitoringIsSwitchedOnByValues() {
+        assertThat(kinds(render(Map.of()))).doesNotContain("ServiceMonitor", "PrometheusRule");
+        assertThat(kinds(render(Map.of("metrics.serviceMonitor.enabled", "true",
+                "metrics.prometheusRule.enabled", "true")))).contains("ServiceMonitor", "PrometheusRule");
+    }
+#if ($webhooks == 'true')
+
+    @Test
+    void theWebhookConfigurationsCallThePathsKubeloopServesWithTheGeneratedCertificate() {
+        List<HasMetadata> objects = render(Map.of());
+        String path = "-" + ${kind}.GROUP.replace('.', '-') + "-" + ${kind}.VERSION + "-" + "${kind.toLowerCase()}";
+
+        var validating = single(objects, ValidatingWebhookConfiguration.class).getWebhooks().get(0);
+        assertThat(validating.getClientConfig().getService().getPath()).isEqualTo("/validate" + path);
+        assertThat(validating.getClientConfig().getCaBundle()).isNotBlank();
+        var mutating = single(objects, MutatingWebhookConfiguration.class).getWebhooks().get(0);
+        assertThat(mutating.getClientConfig().getService().getPath()).isEqualTo("/mutate" + path);
+        assertThat(validating.getRules().get(0).getScope()).isEqualTo("${scope}");
+        assertThat(kinds(objects)).contains("Secret");
+    }
+#else
+
+    @Test
+    void noWebhookObjectsAreRendered() {
+        assertThat(kinds(render(Map.of()))).doesNotContain("ValidatingWebhookConfiguration",
+                "MutatingWebhookConfiguration", "Secret");
+    }
+#end
+
+    /** {@code helm template op chart --namespace operators --set ...}, parsed. */
+    private static List<HasMetadata> render(Map<String, String> values) {
+        TemplateCommand template = new Helm(Path.of("chart")).template().withName("op").withNamespace("operators");
+        // helm-java's template, unlike helm's, makes the chart's lookup of an existing certificate call a cluster
+        template.set("webhooks.certificate.keepAcrossUpgrades", "false");
+        values.forEach(template::set);
+        List<HasMetadata> objects = new ArrayList<>();
+        for (String document : template.call().split("(?m)^---\\s*$")) {
+            if (document.lines().anyMatch(line -> line.startsWith("kind:"))) {
+                objects.add(SERIALIZATION.unmarshal(document, HasMetadata.class));
+            }
+        }
+        return objects;
+    }
+
+    private static List<String> kinds(List<HasMetadata> objects) {
+        return objects.stream().map(HasMetadata::getKind).toList();
+    }
+
+    private static <T extends HasMetadata> T single(List<HasMetadata> objects, Class<T> type) {
+        List<T> matching = objects.stream().filter(type::isInstance).map(type::cast).toList();
+        assertThat(matching).as(type.getSimpleName()).hasSize(1);
+        return matching.get(0);
+    }
+}
