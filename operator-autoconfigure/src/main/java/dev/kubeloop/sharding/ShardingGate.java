@@ -72,6 +72,8 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
      * grow with every crash.
      */
     private static final int STALE_LEASE_DURATIONS = 4;
+    /** Whether a bucket's first list asks for the claim's revision (see {@link #claim}); off, see there. */
+    private static final boolean FIRST_LIST_NOT_OLDER_THAN_CLAIM = false;
 
     private final KubernetesClient client;
     private final ShardingSettings settings;
@@ -429,7 +431,12 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         }
         for (int bucket : verification.confirmed()) {
             long claim = ring.claimOf(bucket);
-            shards.startBucket(bucket, notOlderThan).whenComplete((ignored, error) -> run(() -> synced(bucket, claim, fenceEpoch,
+            // Not notOlderThan: a server whose cache of a quiet type never reaches a revision made by other writes
+            // (before etcd progress notifications, e.g. 1.20) answers 504 after 3 s, and fabric8 retries 5xx with
+            // backoff — a handoff took 40-50 s so in the e2e. The usual list (the watch cache's current state) it
+            // is; on servers with consistent reads from the cache (1.31+) a consistent first list would cost nothing
+            String firstList = FIRST_LIST_NOT_OLDER_THAN_CLAIM ? notOlderThan : null;
+            shards.startBucket(bucket, firstList).whenComplete((ignored, error) -> run(() -> synced(bucket, claim, fenceEpoch,
                     error)));
         }
     }
