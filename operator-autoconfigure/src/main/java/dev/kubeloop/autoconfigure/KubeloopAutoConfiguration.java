@@ -28,6 +28,12 @@ import org.springframework.context.annotation.Import;
  * The manager's workers start once the caches have synced, or, when there is a
  * {@link WorkGate} bean ({@link LeaderElectionAutoConfiguration}), when the gate opens them.
  * {@code kubeloop.enabled=false} switches all of it off.
+ *
+ * <p>The manager's caches start as soon as the manager exists, while the rest of the context is
+ * still being built (its web server, actuator, the application's other beans): the served-CRD
+ * check and the first lists wait on the API server, the refresh keeps the CPU busy, and the two
+ * overlap instead of adding up. {@link KubeloopLifecycle} then only waits for them; everything that
+ * can fail still fails the refresh from there, and no reconcile runs before it.
  */
 @AutoConfiguration
 @Conditional(OnKubeloopEnabledCondition.class)
@@ -54,8 +60,11 @@ public final class KubeloopAutoConfiguration {
     ControllerManager kubeloopControllerManager(KubernetesClient kubernetesClient, KubeloopProperties properties,
             ListableBeanFactory beanFactory, ObjectProvider<ControllerObserver> observers,
             ObjectProvider<WorkGate> workGate) {
-        return ControllerManagerFactory.create(kubernetesClient, properties, ReconcilerBean.findAll(beanFactory),
-                observers.orderedStream().toList(), workGate.getIfAvailable(WorkGate::alwaysOpen));
+        ControllerManager manager = ControllerManagerFactory.create(kubernetesClient, properties,
+                ReconcilerBean.findAll(beanFactory), observers.orderedStream().toList(),
+                workGate.getIfAvailable(WorkGate::alwaysOpen));
+        manager.startCaches();
+        return manager;
     }
 
     @Bean
