@@ -34,6 +34,9 @@ import org.springframework.context.annotation.Import;
  * check and the first lists wait on the API server, the refresh keeps the CPU busy, and the two
  * overlap instead of adding up. {@link KubeloopLifecycle} then only waits for them; everything that
  * can fail still fails the refresh from there, and no reconcile runs before it.
+ *
+ * <p>{@code kubeloop.exit-when-ready=true} makes the application exit once it is ready, for the
+ * training run of an ahead-of-time cache ({@link ExitWhenReady}).
  */
 @AutoConfiguration
 @Conditional(OnKubeloopEnabledCondition.class)
@@ -71,6 +74,12 @@ public final class KubeloopAutoConfiguration {
     KubeloopAvailability kubeloopAvailability(ApplicationEventPublisher publisher,
             ObjectProvider<ApplicationAvailability> availability) {
         return new KubeloopAvailability(publisher, availability);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExitWhenReady kubeloopExitWhenReady(KubeloopProperties properties) {
+        return new ExitWhenReady(properties, System::exit);
     }
 
     @Bean

@@ -55,6 +55,14 @@ public class KubeloopProperties {
     private long informerListPageSize = Settings.INFORMER_LIST_PAGE_SIZE.defaultValue();
 
     /**
+     * Whether the application closes and exits (status 0) once it is ready: caches synced, workers
+     * started. For the training run of the JVM's AOT cache (Java 25) or CDS archive, so that the
+     * cache covers the informers' start and first lists, which spring.context.exit=onRefresh stops
+     * before.
+     */
+    private boolean exitWhenReady = Settings.EXIT_WHEN_READY.defaultValue();
+
+    /**
      * Namespaces every reconciler watches unless its @Reconciler annotation or its
      * kubeloop.reconcilers.<name>.namespaces names others; empty means all namespaces. Useful to
      * confine a whole operator to one namespace (a namespaced install, a test namespace).
@@ -114,6 +122,14 @@ public class KubeloopProperties {
 
     public void setInformerListPageSize(long informerListPageSize) {
         this.informerListPageSize = informerListPageSize;
+    }
+
+    public boolean isExitWhenReady() {
+        return exitWhenReady;
+    }
+
+    public void setExitWhenReady(boolean exitWhenReady) {
+        this.exitWhenReady = exitWhenReady;
     }
 
     public boolean isStripManagedFields() {

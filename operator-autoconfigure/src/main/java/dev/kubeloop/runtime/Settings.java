@@ -47,6 +47,9 @@ public final class Settings {
     public static final Setting<Long> INFORMER_LIST_PAGE_SIZE = Setting.of("informer-list-page-size", 0L,
             "a whole number of 0 or more (0 lists in one response; client-go pages by 500)", size -> size >= 0);
 
+    /** Whether the application exits once it is ready (a training run for the JVM's AOT cache or CDS). */
+    public static final Setting<Boolean> EXIT_WHEN_READY = Setting.any("exit-when-ready", false, "true or false");
+
     /** The per-key backoff's first delay. */
     public static final Setting<Duration> RATE_LIMITER_BASE_DELAY = Setting.of("rate-limiter.base-delay",
             ExponentialBackoffRateLimiter.DEFAULT_BASE_DELAY, "a positive duration, at most max-delay",
@@ -104,7 +107,7 @@ public final class Settings {
             "a domain-qualified name such as example.com/cleanup", finalizer -> true);
 
     private static final List<Setting<?>> ALL = List.of(ENABLED, NAMESPACES, CACHE_SYNC_TIMEOUT, SHUTDOWN_TIMEOUT,
-            STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
+            STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, EXIT_WHEN_READY, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
             RATE_LIMITER_QPS, RATE_LIMITER_BURST, INTROSPECTION_LAST_ERRORS, WORKERS, RECONCILER_NAMESPACES,
             LABEL_SELECTOR, GENERATION_AWARE, RESYNC_PERIOD, RECONCILE_TIMEOUT, FINALIZER);
 

@@ -64,6 +64,7 @@ class InvalidPropertyValuesTest {
             new Case("kubeloop.shutdown-timeout", "-5s", "Property kubeloop.shutdown-timeout has an invalid value "
                     + "'-5s': it must be a duration of 0 or more"),
             new Case("kubeloop.strip-managed-fields", "perhaps", "invalid value 'perhaps'", "true or false"),
+            new Case("kubeloop.exit-when-ready", "soon", "invalid value 'soon'", "true or false"),
             new Case("kubeloop.informer-list-page-size", "many", "invalid value 'many'", "a whole number"),
             new Case("kubeloop.informer-list-page-size", "-1", "Property kubeloop.informer-list-page-size has an "
                     + "invalid value '-1': it must be a whole number of 0 or more (0 lists in one response; client-go "
