@@ -99,6 +99,10 @@ public final class CompareMain {
                 continue;
             }
             String kind = settings.aotContenders().contains(contender) ? "AOT cache" : "CDS archive";
+            if (options.keepArchives() && Files.exists(settings.archive(contender))) {
+                System.err.printf("%s of %s kept: %s%n", kind, contender, settings.archive(contender));
+                continue;
+            }
             Files.deleteIfExists(settings.archive(contender));
             System.err.printf("%s training run: %s%n", kind, contender);
             new ColdStartScenario(300).run(contender, 0, context);

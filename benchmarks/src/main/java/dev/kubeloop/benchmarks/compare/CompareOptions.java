@@ -47,6 +47,8 @@ final class CompareOptions {
               --aot=LIST              contenders started with an ahead-of-time cache of their own (JDK 25+:
                                       -XX:AOTCache), written by an unreported 300-object cold start first
                                       (default: none)
+              --keep-archives         reuse the --cds/--aot archives an earlier invocation with the same --out
+                                      wrote instead of training again (default: train every time)
               --warmup-objects=N      unreported bound+patch burst run warming the launcher first; 0: none (default 1000)
               --settle-ms=N           quiet period before reading a contender's CPU (default 1000)
               --timeout-seconds=N     longest single wait (default 600)
@@ -71,6 +73,10 @@ final class CompareOptions {
         for (String arg : list) {
             if (arg.equals("--help") || arg.equals("-h")) {
                 options.values.put("help", "true");
+                continue;
+            }
+            if (arg.equals("--keep-archives")) {
+                options.values.put("keep-archives", "true");
                 continue;
             }
             int eq = arg.indexOf('=');
@@ -134,6 +140,10 @@ final class CompareOptions {
             case "kubeconfig" -> true;
             default -> throw new IllegalArgumentException("--server must be mock or kubeconfig\n\n" + USAGE);
         };
+    }
+
+    boolean keepArchives() {
+        return values.containsKey("keep-archives") && !values.get("keep-archives").equals("false");
     }
 
     boolean mockWatchReplay() {
