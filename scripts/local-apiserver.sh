@@ -21,6 +21,8 @@
 #   scripts/local-apiserver.sh status     what runs, where, and the log files
 #   scripts/local-apiserver.sh env        prints `export KUBECONFIG=...`
 #   scripts/local-apiserver.sh kubeconfig prints the kubeconfig's path
+#   scripts/local-apiserver.sh etcd-get KEY   print the value etcd stores under KEY (what the API
+#                                         server wrote, e.g. the version an object is stored in)
 #   scripts/local-apiserver.sh clean      stop and delete the state (etcd data, certs, tokens)
 #
 # Environment:
@@ -440,6 +442,12 @@ case "${1:-}" in
   status) cmd_status ;;
   env) echo "export KUBECONFIG=$KUBECONFIG_FILE" ;;
   kubeconfig) echo "$KUBECONFIG_FILE" ;;
+  etcd-get)
+    shift
+    [ -f "$STATE_DIR/ports" ] || die "not started"
+    . "$STATE_DIR/ports"
+    etcdctl_ get --print-value-only "$@"
+    ;;
   clean) cmd_stop; rm -rf "$STATE_DIR"; log "removed $STATE_DIR" ;;
   *)
     sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2

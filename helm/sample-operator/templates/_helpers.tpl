@@ -47,7 +47,12 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{ include "sample-operator.fullname" . }}-metrics
 {{- end }}
 
-{{/* What the operator does to Websites and the objects it owns: the rules of its (Cluster)Role. */}}
+{{/*
+What the operator does to Websites and the objects it owns: the rules of its (Cluster)Role. No
+delete: owned objects go with their Website through Kubernetes' garbage collector (owner
+references), so the operator never deletes anything itself, and in the cluster-wide mode it cannot
+delete ConfigMaps, Services or Deployments of other namespaces (kube-system included).
+*/}}
 {{- define "sample-operator.workloadRules" -}}
 - apiGroups: ["sample.kubeloop.dev"]
   resources: ["websites"]
@@ -58,12 +63,23 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: ["sample.kubeloop.dev"]
   resources: ["websites/finalizers"]
   verbs: ["update"]
+# owned objects: server-side apply is a patch (and a create for a new object); Services and
+# Deployments go with their Website through the garbage collector
 - apiGroups: [""]
-  resources: ["configmaps", "services"]
-  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+  resources: ["services"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+# ConfigMaps also delete: the <name>-tls ConfigMap is pruned when its Website stops serving HTTPS
+- apiGroups: [""]
+  resources: ["configmaps"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
 - apiGroups: ["apps"]
   resources: ["deployments"]
-  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+# the TLS Secrets Websites name (spec.tls.secretName): watched metadata-only, never read, written or
+# created; RBAC cannot say "metadata only", so list/watch is the least it takes (docs/security.md)
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["list", "watch"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]

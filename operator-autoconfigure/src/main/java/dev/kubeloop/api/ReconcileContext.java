@@ -9,7 +9,9 @@ import org.slf4j.Logger;
 /**
  * What a reconcile may use besides the object itself. One context per reconcile call; it must not
  * be kept after the call returns. Reads come from the informer caches (no API request); writes go
- * through {@link #client()}.
+ * through {@link #apply}, {@link #applyStatus} and {@link #updateStatus}, which the next reconcile
+ * reads back even before the informer delivers them (read-your-writes), or through
+ * {@link #client()} for anything else.
  *
  * <p>The object passed to {@code reconcile} and {@code cleanup} is a private copy and may be
  * modified. Objects returned by {@link #owned} and {@link #cached} are the caches' own instances,
@@ -39,17 +41,61 @@ public interface ReconcileContext<T extends HasMetadata> {
     <R extends HasMetadata> List<R> owned(Class<R> type);
 
     /**
-     * A cached object of a type this reconciler watches (its primary or owned types), by key: a
+     * A cached object of a type this reconciler caches (primary, owned or watched), by key: a
      * shared, read-only instance. For the object being reconciled, use the reconcile's parameter,
      * which is a private copy.
      */
     <R extends HasMetadata> Optional<R> cached(Class<R> type, ObjectKey key);
 
     /**
-     * Writes {@code resource}'s status through the {@code /status} subresource, leaving spec and
-     * metadata untouched, and returns the object the API server stored. A 409 conflict (someone
-     * changed the object meanwhile) is not an error: the runtime requeues the key quietly and the
-     * next reconcile sees the newer object.
+     * Read access to all of this reconciler's caches (primary, owned and watched types) and the
+     * indexes it declared, e.g. {@code caches().byIndex(Website.class, "spec.tls.secretName",
+     * namespace, "db-creds")}. Shared, read-only instances.
+     */
+    CacheReader caches();
+
+    /**
+     * Writes {@code desired} with server-side apply, as this controller's field manager (its name),
+     * forcing conflicts with other managers, and returns the object the API server stored.
+     *
+     * <ul>
+     *   <li>For a type the reconciler owns, the controller owner reference to the primary is added
+     *       when missing (same namespace only: a namespaced owner cannot own objects elsewhere,
+     *       which fails with a {@link TerminalException}), and the label
+     *       {@code kubeloop.dev/applied-by=<controller>}, which pruning follows.
+     *   <li>Nothing is sent when this controller applied the same object before and it has not
+     *       changed since (the cached resourceVersion is the one that apply returned): a
+     *       steady-state reconcile writes nothing.
+     *   <li>A Normal event on the primary says what happened: {@code Created}, {@code Updated}
+     *       (the desired object changed) or {@code Repaired} (someone else changed it).
+     *   <li>The next reconcile reads what this one wrote, even before the informer delivers it.
+     * </ul>
+     *
+     * Forcing: a controller owns what it applies; another manager's conflicting value (a
+     * {@code kubectl edit}, say) is drift to repair, and without force the apply would fail with a
+     * 409 until a human removed that manager's ownership. Fields no manager but this one owns and
+     * that this apply leaves out are removed, as server-side apply does.
+     */
+    <R extends HasMetadata> R apply(R desired);
+
+    /** {@link #apply(HasMetadata)} with other options: another field manager, or not owned. */
+    <R extends HasMetadata> R apply(R desired, ApplyOptions options);
+
+    /**
+     * Writes {@code resource}'s status with server-side apply on the {@code /status} subresource, as
+     * this controller's field manager, and returns the object the API server stored. Not locked on
+     * a resourceVersion: a concurrent spec change does not fail it (write
+     * {@code status.observedGeneration}, so that readers know which spec the status describes).
+     * Nothing is sent when the cached status already equals it.
+     */
+    T applyStatus(T resource);
+
+    /**
+     * Writes {@code resource}'s status through the {@code /status} subresource, locked on its
+     * resourceVersion (a JSON patch replacing {@code /status}), for reconcilers that want optimistic
+     * locking; {@link #applyStatus} is the default way. A 409 conflict (someone changed the object
+     * meanwhile) is not an error: the runtime requeues the key quietly and the next reconcile sees
+     * the newer object.
      */
     T updateStatus(T resource);
 

@@ -8,7 +8,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a {@link ResourceReconciler} as a controller and configures it. Annotated classes in the
+ * Marks a {@link ResourceReconciler} as a controller and configures it; what an annotation cannot
+ * say (watches of related types, mappers, indexes, predicates) the reconciler declares by also
+ * implementing {@link dev.kubeloop.api.watch.WatchConfigurer}. Annotated classes in the
  * application's packages (those of its {@code @SpringBootApplication}) become beans
  * automatically; a {@code ResourceReconciler} bean declared any other way is a controller too and
  * may carry this annotation for its settings.
@@ -51,4 +53,16 @@ public @interface Reconciler {
 
     /** Interrupt and retry a reconcile that runs longer than this; empty means no limit. */
     String reconcileTimeout() default "";
+
+    /**
+     * The field manager of the reconciler's server-side applies ({@code context.apply},
+     * {@code applyStatus}); default: the reconciler's name. At most 128 characters.
+     */
+    String fieldManager() default "";
+
+    /**
+     * The primary type may not be served by the API server (its CRD not installed): start-up does
+     * not fail, and the reconciler starts reconciling when the type appears.
+     */
+    boolean optional() default false;
 }

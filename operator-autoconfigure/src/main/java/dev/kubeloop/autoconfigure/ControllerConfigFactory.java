@@ -1,6 +1,7 @@
 package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.api.Reconciler;
+import dev.kubeloop.api.watch.WatchConfigurer;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -25,7 +26,7 @@ final class ControllerConfigFactory {
     private static final Map<String, String> ATTRIBUTES = Map.of("workers", "workers", "namespaces", "namespaces",
             "label-selector", "labelSelector", "generation-aware", "generationAware", "resync-period",
             "resyncPeriod", "reconcile-timeout", "reconcileTimeout", "finalizer", "finalizer", "name", "name",
-            "owns", "owns");
+            "owns", "owns", "field-manager", "fieldManager");
 
     private static final Reconciler DEFAULTS = Defaults.class.getAnnotation(Reconciler.class);
 
@@ -82,7 +83,15 @@ final class ControllerConfigFactory {
                         : duration(name, "resync-period", annotation.resyncPeriod()))
                 .reconcileTimeout(overrides.getReconcileTimeout() != null ? overrides.getReconcileTimeout()
                         : duration(name, "reconcile-timeout", annotation.reconcileTimeout()))
-                .finalizer(overrides.getFinalizer() != null ? overrides.getFinalizer() : annotation.finalizer());
+                .finalizer(overrides.getFinalizer() != null ? overrides.getFinalizer() : annotation.finalizer())
+                .fieldManager(overrides.getFieldManager() != null ? overrides.getFieldManager()
+                        : annotation.fieldManager())
+                .optional(annotation.optional());
+        if (bean.reconciler() instanceof WatchConfigurer<?> configurer) {
+            @SuppressWarnings("unchecked")
+            WatchConfigurer<T> typed = (WatchConfigurer<T>) configurer;
+            builder.configuredBy(typed);
+        }
         return builder.build();
     }
 
@@ -104,9 +113,11 @@ final class ControllerConfigFactory {
         String attribute = setting == null ? null : ATTRIBUTES.get(setting);
         String property = "kubeloop.reconcilers." + name + "." + setting;
         boolean propertyApplies = setting != null && !setting.equals("name") && !setting.equals("owns")
-                && !setting.equals("type");
+                && !setting.equals("type") && !setting.equals("watches");
         String source;
-        if ("type".equals(setting)) {
+        if ("watches".equals(setting)) {
+            source = "configureWatches of " + bean.userClass().getName();
+        } else if ("type".equals(setting)) {
             source = "the type argument of ResourceReconciler on " + bean.userClass().getName();
         } else if (propertyApplies && isSet(name, setting)) {
             source = "property " + property;
@@ -147,6 +158,7 @@ final class ControllerConfigFactory {
             case "resync-period" -> overrides.getResyncPeriod() != null;
             case "reconcile-timeout" -> overrides.getReconcileTimeout() != null;
             case "finalizer" -> overrides.getFinalizer() != null;
+            case "field-manager" -> overrides.getFieldManager() != null;
             default -> false;
         };
     }

@@ -44,6 +44,8 @@ final class ControllerManagerFactory {
                 .stripManagedFields(properties.isStripManagedFields())
                 .rateLimiter(rateLimiters(properties.getRateLimiter()))
                 .listPageSize(properties.getInformerListPageSize())
+                .optionalTypePollInterval(properties.getOptionalTypePollInterval())
+                .readYourWrites(properties.isReadYourWrites())
                 .recentErrors(properties.getIntrospection().getLastErrors())
                 .cacheSyncTimeout(properties.getCacheSyncTimeout())
                 .shutdownTimeout(properties.getShutdownTimeout());

@@ -33,7 +33,11 @@ import org.springframework.context.annotation.Import;
  * still being built (its web server, actuator, the application's other beans): the served-CRD
  * check and the first lists wait on the API server, the refresh keeps the CPU busy, and the two
  * overlap instead of adding up. {@link KubeloopLifecycle} then only waits for them; everything that
- * can fail still fails the refresh from there, and no reconcile runs before it.
+ * can fail still fails the refresh from there, and no reconcile runs before it. Not when this
+ * application serves conversion webhooks ({@code SpokeConverter} beans and a webhook server): the
+ * first lists of a converted kind may need this very server, which starts with the context's
+ * lifecycle (and the test kit points the CRD's conversion at it there, which ends the watches
+ * begun before); the caches then start from the lifecycle, after the webhook server, as before.
  *
  * <p>{@code kubeloop.exit-when-ready=true} makes the application exit once it is ready, for the
  * training run of an ahead-of-time cache ({@link ExitWhenReady}).
@@ -66,7 +70,9 @@ public final class KubeloopAutoConfiguration {
         ControllerManager manager = ControllerManagerFactory.create(kubernetesClient, properties,
                 ReconcilerBean.findAll(beanFactory), observers.orderedStream().toList(),
                 workGate.getIfAvailable(WorkGate::alwaysOpen));
-        manager.startCaches();
+        if (!WebhookBeans.servesConversions(beanFactory)) {
+            manager.startCaches();
+        }
         return manager;
     }
 

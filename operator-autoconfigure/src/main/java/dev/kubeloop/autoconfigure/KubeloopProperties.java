@@ -3,6 +3,7 @@ package dev.kubeloop.autoconfigure;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.leader.OnLost;
 import dev.kubeloop.runtime.Settings;
+import dev.kubeloop.webhook.WebhookSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,6 +64,21 @@ public class KubeloopProperties {
     private boolean exitWhenReady = Settings.EXIT_WHEN_READY.defaultValue();
 
     /**
+     * How often the API server is asked (API discovery, no RBAC needed) whether the optional types
+     * of watches and reconcilers are served, so that their informers start when a CRD appears and
+     * stop when it goes.
+     */
+    private Duration optionalTypePollInterval = Settings.OPTIONAL_TYPE_POLL_INTERVAL.defaultValue();
+
+    /**
+     * Whether a reconciler reads its own writes: the primary a reconcile starts with, and the
+     * cached objects it reads, are never older than what its earlier reconciles wrote through the
+     * reconcile context (apply, status, finalizer), even before the informers deliver those writes.
+     * Off, such stale reads are only counted.
+     */
+    private boolean readYourWrites = Settings.READ_YOUR_WRITES.defaultValue();
+
+    /**
      * Namespaces every reconciler watches unless its @Reconciler annotation or its
      * kubeloop.reconcilers.<name>.namespaces names others; empty means all namespaces. Useful to
      * confine a whole operator to one namespace (a namespaced install, a test namespace).
@@ -77,6 +93,9 @@ public class KubeloopProperties {
 
     /** Leader election on a Lease, so that one replica of the operator acts and the others stand by. */
     private final LeaderElection leaderElection = new LeaderElection();
+
+    /** The HTTPS server of the operator's validators, defaulters and converters. */
+    private final Webhook webhook = new Webhook();
 
     /**
      * Per-reconciler settings, by reconciler name; each one overrides the same attribute of the
@@ -132,6 +151,22 @@ public class KubeloopProperties {
         this.exitWhenReady = exitWhenReady;
     }
 
+    public boolean isReadYourWrites() {
+        return readYourWrites;
+    }
+
+    public void setReadYourWrites(boolean readYourWrites) {
+        this.readYourWrites = readYourWrites;
+    }
+
+    public Duration getOptionalTypePollInterval() {
+        return optionalTypePollInterval;
+    }
+
+    public void setOptionalTypePollInterval(Duration optionalTypePollInterval) {
+        this.optionalTypePollInterval = optionalTypePollInterval;
+    }
+
     public boolean isStripManagedFields() {
         return stripManagedFields;
     }
@@ -154,6 +189,79 @@ public class KubeloopProperties {
 
     public LeaderElection getLeaderElection() {
         return leaderElection;
+    }
+
+    public Webhook getWebhook() {
+        return webhook;
+    }
+
+    /**
+     * The webhook server: admission and conversion webhooks over HTTPS on a port of their own,
+     * with the certificate of a Spring Boot SSL bundle. See docs/webhooks.md.
+     */
+    public static class Webhook {
+
+        /**
+         * Whether to serve the application's validators, defaulters and converters; the server starts
+         * only when there is at least one.
+         */
+        private boolean enabled = WebhookSettings.ENABLED.defaultValue();
+
+        /** HTTPS port of the webhook server (controller-runtime's default 9443); 0 takes any free port. */
+        private int port = WebhookSettings.PORT.defaultValue();
+
+        /** Address the webhook server listens on; 0.0.0.0 is every interface. */
+        private String address = WebhookSettings.ADDRESS.defaultValue();
+
+        /**
+         * Name of the SSL bundle with the serving certificate and key, e.g. PEM files mounted from a
+         * Secret: spring.ssl.bundle.pem.<name>.keystore.certificate and .private-key, with
+         * reload-on-update=true so that a renewed certificate is served without a restart.
+         */
+        private String sslBundle = WebhookSettings.SSL_BUNDLE.defaultValue();
+
+        /** Threads handling webhook requests, TLS handshakes included. */
+        private int threads = WebhookSettings.THREADS.defaultValue();
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getPort() {
+            return port;
+        }
+
+        public void setPort(int port) {
+            this.port = port;
+        }
+
+        public String getAddress() {
+            return address;
+        }
+
+        public void setAddress(String address) {
+            this.address = address;
+        }
+
+        public String getSslBundle() {
+            return sslBundle;
+        }
+
+        public void setSslBundle(String sslBundle) {
+            this.sslBundle = sslBundle;
+        }
+
+        public int getThreads() {
+            return threads;
+        }
+
+        public void setThreads(int threads) {
+            this.threads = threads;
+        }
     }
 
     /**
@@ -379,6 +487,12 @@ public class KubeloopProperties {
         /** The finalizer to manage, a domain-qualified name such as example.com/cleanup. */
         private String finalizer;
 
+        /**
+         * The field manager of the reconciler's server-side applies; defaults to the reconciler's
+         * name. Changing it hands the fields to a new manager: the old one's stay owned until removed.
+         */
+        private String fieldManager;
+
         public Integer getWorkers() {
             return workers;
         }
@@ -433,6 +547,14 @@ public class KubeloopProperties {
 
         public void setFinalizer(String finalizer) {
             this.finalizer = finalizer;
+        }
+
+        public String getFieldManager() {
+            return fieldManager;
+        }
+
+        public void setFieldManager(String fieldManager) {
+            this.fieldManager = fieldManager;
         }
     }
 }

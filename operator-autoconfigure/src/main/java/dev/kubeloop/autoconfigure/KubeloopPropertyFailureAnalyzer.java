@@ -3,8 +3,10 @@ package dev.kubeloop.autoconfigure;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.runtime.Setting;
 import dev.kubeloop.runtime.Settings;
+import dev.kubeloop.webhook.WebhookSettings;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -86,8 +88,8 @@ final class KubeloopPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Bind
     /** The setting of {@code property}; a reconciler's settings by their {@code kubeloop.reconcilers.*.} form. */
     static Optional<Setting<?>> setting(String property) {
         String pattern = property.replaceFirst("^kubeloop\\.reconcilers\\.[^.]+\\.", "kubeloop.reconcilers.*.");
-        return Stream.concat(Settings.all().stream(), LeaderElectionSettings.settings().stream())
-                .filter(setting -> setting.property().equals(pattern)).findFirst();
+        return Stream.of(Settings.all(), LeaderElectionSettings.settings(), WebhookSettings.settings())
+                .flatMap(List::stream).filter(setting -> setting.property().equals(pattern)).findFirst();
     }
 
     private static String value(BindException bind) {

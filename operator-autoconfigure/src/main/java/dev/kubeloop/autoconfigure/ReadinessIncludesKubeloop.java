@@ -17,9 +17,10 @@ import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndp
 import org.springframework.core.Ordered;
 
 /**
- * Makes the {@code kubeloop} health contributor a member of the {@code readiness} probe group, so
- * that a replica reports OUT_OF_SERVICE (HTTP 503) on {@code /actuator/health/readiness} until its
- * caches have synced, and DOWN when its runtime breaks.
+ * Makes a Kubeloop health contributor a member of the {@code readiness} probe group: {@code kubeloop},
+ * so that a replica reports OUT_OF_SERVICE (HTTP 503) on {@code /actuator/health/readiness} until its
+ * caches have synced, and DOWN when its runtime breaks; {@code webhook}, so that a replica whose
+ * webhook server is not serving receives no admission requests.
  *
  * <p>It decorates the group Spring Boot built (by default {@code readinessState} only) rather than
  * setting {@code management.endpoint.health.group.readiness.include}, so it cannot fail startup's
@@ -36,18 +37,24 @@ final class ReadinessIncludesKubeloop implements HealthEndpointGroupsPostProcess
     static final String MEMBER = "kubeloop";
 
     private final ObjectProvider<HealthEndpointProperties> properties;
+    private final String member;
 
     ReadinessIncludesKubeloop(ObjectProvider<HealthEndpointProperties> properties) {
+        this(properties, MEMBER);
+    }
+
+    ReadinessIncludesKubeloop(ObjectProvider<HealthEndpointProperties> properties, String member) {
         this.properties = properties;
+        this.member = member;
     }
 
     @Override
     public HealthEndpointGroups postProcessHealthEndpointGroups(HealthEndpointGroups groups) {
         HealthEndpointGroup readiness = groups.get(GROUP);
-        if (readiness == null || readiness.isMember(MEMBER) || configuredExplicitly()) {
+        if (readiness == null || readiness.isMember(member) || configuredExplicitly()) {
             return groups;
         }
-        return new Groups(groups, new WithKubeloop(readiness));
+        return new Groups(groups, new WithMember(readiness, member));
     }
 
     private boolean configuredExplicitly() {
@@ -91,11 +98,11 @@ final class ReadinessIncludesKubeloop implements HealthEndpointGroupsPostProcess
     }
 
     /** A group with one more member. */
-    private record WithKubeloop(HealthEndpointGroup delegate) implements HealthEndpointGroup {
+    private record WithMember(HealthEndpointGroup delegate, String member) implements HealthEndpointGroup {
 
         @Override
         public boolean isMember(String name) {
-            return MEMBER.equals(name) || delegate.isMember(name);
+            return member.equals(name) || delegate.isMember(name);
         }
 
         @Override

@@ -110,6 +110,10 @@ public final class KubeloopHealthIndicator implements HealthIndicator {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("informer", informer.describe());
             entry.put("synced", informer.synced());
+            if (informer.waiting()) {
+                // an optional type that is not served: its absence holds nothing back, but say so
+                entry.put("waiting", "for " + informer.resource() + " to be served (optional)");
+            }
             entry.put("watching", informer.watching());
             entry.put("cachedObjects", informer.cachedObjects());
             if (informer.failed()) {

@@ -1,12 +1,14 @@
 package dev.kubeloop.introspection;
 
 import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.watch.Watch;
 import dev.kubeloop.queue.WorkQueue;
 import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.controller.Controller;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.runtime.controller.ControllerStatus;
 import dev.kubeloop.runtime.controller.ReconcileOutcome;
+import dev.kubeloop.runtime.controller.WriteOperation;
 import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.runtime.manager.LeadershipState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -152,6 +154,8 @@ public final class Introspection {
         scope.put("labelSelector", config.labelSelector());
         body.put("scope", scope);
         body.put("owns", config.owns().stream().map(Introspection::resource).toList());
+        body.put("watches", config.declarations().watches().stream().map(Introspection::watch).toList());
+        body.put("optional", config.declarations().optionalPrimary());
         body.put("started", status.started());
 
         Map<String, Object> workers = new LinkedHashMap<>();
@@ -206,6 +210,7 @@ public final class Introspection {
             outcomes.put(outcome.name().toLowerCase(Locale.ROOT), status.outcomes().getOrDefault(outcome, 0L));
         }
         body.put("reconciles", outcomes);
+        body.put("writes", writes(status.writes()));
 
         List<Map<String, Object>> informers = new ArrayList<>();
         for (InformerStatus informer : status.informers()) {
@@ -213,6 +218,10 @@ public final class Introspection {
             entry.put("resource", informer.resource());
             entry.put("namespace", informer.namespace() == null ? "all" : informer.namespace());
             entry.put("labelSelector", informer.labelSelector());
+            entry.put("fieldSelector", informer.fieldSelector());
+            entry.put("metadataOnly", informer.metadataOnly());
+            entry.put("optional", informer.optional());
+            entry.put("waiting", informer.waiting());
             entry.put("synced", informer.synced());
             entry.put("watching", informer.watching());
             entry.put("cachedObjects", informer.cachedObjects());
@@ -221,6 +230,39 @@ public final class Introspection {
             informers.add(entry);
         }
         body.put("informers", informers);
+        return body;
+    }
+
+    /** The writes and read-your-writes of one controller: what was sent, skipped, and how stale the caches were. */
+    private static Map<String, Object> writes(ControllerStatus.Writes writes) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        Map<String, Object> sent = new LinkedHashMap<>();
+        Map<String, Object> skipped = new LinkedHashMap<>();
+        for (WriteOperation operation : WriteOperation.values()) {
+            sent.put(operation.label(), writes.sent().getOrDefault(operation, 0L));
+            skipped.put(operation.label(), writes.skipped().getOrDefault(operation, 0L));
+        }
+        body.put("sent", sent);
+        body.put("skipped", skipped);
+        Map<String, Object> readYourWrites = new LinkedHashMap<>();
+        readYourWrites.put("staleReadsAvoided", writes.staleReadsAvoided());
+        readYourWrites.put("staleReadsNotAvoided", writes.staleReadsNotAvoided());
+        readYourWrites.put("pendingWrites", writes.pending());
+        readYourWrites.put("cacheCatchUps", writes.cacheCatchUps());
+        readYourWrites.put("lastCacheLagSeconds", writes.lastCacheLag().toNanos() / 1e9);
+        readYourWrites.put("maxCacheLagSeconds", writes.maxCacheLag().toNanos() / 1e9);
+        body.put("readYourWrites", readYourWrites);
+        return body;
+    }
+
+    private static Map<String, Object> watch(Watch<?> watch) {
+        Map<String, Object> body = new LinkedHashMap<>(resource(watch.type()));
+        body.put("scope", watch.scope() == Watch.Scope.NAMESPACES ? watch.namespaces()
+                : watch.scope().name().toLowerCase(Locale.ROOT));
+        body.put("labelSelector", watch.labelSelector());
+        body.put("fieldSelector", watch.fieldSelector());
+        body.put("metadataOnly", watch.isMetadataOnly());
+        body.put("optional", watch.isOptional());
         return body;
     }
 

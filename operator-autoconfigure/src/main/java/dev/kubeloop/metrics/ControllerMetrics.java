@@ -3,12 +3,14 @@ package dev.kubeloop.metrics;
 import dev.kubeloop.runtime.controller.ControllerListener;
 import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import dev.kubeloop.runtime.controller.ReconcileReport;
+import dev.kubeloop.runtime.controller.WriteOperation;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,11 @@ final class ControllerMetrics implements ControllerListener {
     private final Counter retries;
     private final Timer queueDuration;
     private final Timer workDuration;
+    private final Map<WriteOperation, Counter> writes = new EnumMap<>(WriteOperation.class);
+    private final Map<WriteOperation, Counter> skippedWrites = new EnumMap<>(WriteOperation.class);
+    private final Counter staleReadsAvoided;
+    private final Counter staleReadsNotAvoided;
+    private final Timer cacheLag;
 
     ControllerMetrics(MeterRegistry registry, String controller) {
         Tags controllerTag = Tags.of("controller", controller);
@@ -85,6 +92,29 @@ final class ControllerMetrics implements ControllerListener {
                 .description("How long in seconds processing an item from workqueue takes.")
                 .serviceLevelObjectives(durations(WORKQUEUE_BUCKETS))
                 .tags(queueTags).register(registry);
+
+        for (WriteOperation operation : WriteOperation.values()) {
+            Tags operationTags = controllerTag.and("operation", operation.label());
+            writes.put(operation, Counter.builder(KubeloopMetrics.WRITES)
+                    .description("Requests sent by the controller's writes through reconcile contexts")
+                    .tags(operationTags).register(registry));
+            skippedWrites.put(operation, Counter.builder(KubeloopMetrics.WRITES_SKIPPED)
+                    .description("Writes not sent because the object already was as desired")
+                    .tags(operationTags).register(registry));
+        }
+        staleReadsAvoided = staleReads(registry, controllerTag, true);
+        staleReadsNotAvoided = staleReads(registry, controllerTag, false);
+        cacheLag = Timer.builder(KubeloopMetrics.CACHE_LAG)
+                .description("Time from a write's response to the informer's event of the written version")
+                .serviceLevelObjectives(durations(RECONCILE_TIME_BUCKETS))
+                .tags(controllerTag).register(registry);
+    }
+
+    private static Counter staleReads(MeterRegistry registry, Tags controllerTag, boolean avoided) {
+        return Counter.builder(KubeloopMetrics.STALE_READS)
+                .description("Reads that found the cache older than the controller's own write: avoided (the write "
+                        + "was read) or not (read-your-writes off)")
+                .tags(controllerTag.and("avoided", String.valueOf(avoided))).register(registry);
     }
 
     private static Counter result(MeterRegistry registry, String controller, String result) {
@@ -115,6 +145,21 @@ final class ControllerMetrics implements ControllerListener {
     @Override
     public void retried() {
         retries.increment();
+    }
+
+    @Override
+    public void written(WriteOperation operation, boolean skipped) {
+        (skipped ? skippedWrites : writes).get(operation).increment();
+    }
+
+    @Override
+    public void staleRead(boolean avoided) {
+        (avoided ? staleReadsAvoided : staleReadsNotAvoided).increment();
+    }
+
+    @Override
+    public void cacheCaughtUp(Duration lag) {
+        cacheLag.record(lag);
     }
 
     @Override

@@ -30,8 +30,11 @@ import java.util.function.ToDoubleFunction;
  *   <li>when the manager starts, the gauges, which read the controller's own state when sampled:
  *       active workers, max concurrent reconciles, work queue depth per priority, unfinished work
  *       and longest running processor;
+ *   <li>its writes through reconcile contexts (by {@code operation}), those skipped as no-ops, the
+ *       stale reads read-your-writes avoided, and how long the cache lagged behind its writes;
  *   <li>per shared informer (tags {@code group}, {@code version}, {@code kind},
- *       {@code watch_namespace}, {@code label_selector}): the number of cached objects and the
+ *       {@code watch_namespace}, {@code label_selector}, {@code field_selector}, {@code metadata_only}):
+ *       the number of cached objects and the
  *       number of watch restarts (re-lists).
  * </ul>
  * No tag ever holds an object's name, namespace or key: series are bounded by the number of
@@ -75,10 +78,22 @@ public final class KubeloopMetrics implements ControllerObserver {
     public static final String WORKQUEUE_LONGEST_RUNNING_PROCESSOR = "workqueue_longest_running_processor_seconds";
     /** {@code workqueue_retries_total{name,controller}}. */
     public static final String WORKQUEUE_RETRIES = "workqueue_retries_total";
-    /** {@code kubeloop_informer_cached_objects{group,version,kind,watch_namespace,label_selector}}. */
+    /** {@code kubeloop_informer_cached_objects{group,version,kind,watch_namespace,label_selector,field_selector,metadata_only}}. */
     public static final String INFORMER_CACHED_OBJECTS = "kubeloop_informer_cached_objects";
-    /** {@code kubeloop_informer_watch_restarts_total{group,version,kind,watch_namespace,label_selector}}. */
+    /** {@code kubeloop_informer_watch_restarts_total{group,version,kind,watch_namespace,label_selector,field_selector,metadata_only}}. */
     public static final String INFORMER_WATCH_RESTARTS = "kubeloop_informer_watch_restarts_total";
+
+    /** {@code kubeloop_writes_total{controller,operation}}: requests a controller's writes sent. */
+    public static final String WRITES = "kubeloop_writes_total";
+    /** {@code kubeloop_writes_skipped_total{controller,operation}}: writes not sent because they would change nothing. */
+    public static final String WRITES_SKIPPED = "kubeloop_writes_skipped_total";
+    /** {@code kubeloop_read_your_writes_stale_reads_total{controller,avoided}}. */
+    public static final String STALE_READS = "kubeloop_read_your_writes_stale_reads_total";
+    /**
+     * {@code kubeloop_read_your_writes_cache_lag_seconds{controller}}, a histogram (Micrometer adds
+     * the unit): from a write's response to the informer's event of that version.
+     */
+    public static final String CACHE_LAG = "kubeloop_read_your_writes_cache_lag";
 
     /** The {@code watch_namespace} of an informer over all namespaces, or of a cluster-scoped type. */
     public static final String ALL_NAMESPACES = "*";
@@ -151,7 +166,8 @@ public final class KubeloopMetrics implements ControllerObserver {
     private void bindInformer(ControllerManager manager, int index, InformerStatus informer) {
         Tags tags = Tags.of("group", informer.group(), "version", informer.version(), "kind", informer.kind(),
                 "watch_namespace", informer.namespace() == null ? ALL_NAMESPACES : informer.namespace(),
-                "label_selector", informer.labelSelector());
+                "label_selector", informer.labelSelector(), "field_selector", informer.fieldSelector(),
+                "metadata_only", String.valueOf(informer.metadataOnly()));
         ToDoubleFunction<ControllerManager> cached = m -> m.informers().get(index).cachedObjects();
         ToDoubleFunction<ControllerManager> restarts = m -> m.informers().get(index).watchRestarts();
         Gauge.builder(INFORMER_CACHED_OBJECTS, manager, cached)

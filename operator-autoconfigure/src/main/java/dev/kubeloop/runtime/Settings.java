@@ -50,6 +50,16 @@ public final class Settings {
     /** Whether the application exits once it is ready (a training run for the JVM's AOT cache or CDS). */
     public static final Setting<Boolean> EXIT_WHEN_READY = Setting.any("exit-when-ready", false, "true or false");
 
+    /**
+     * Whether a reconcile reads its controller's own writes even before the informer delivers them,
+     * instead of an older cached object.
+     */
+    public static final Setting<Boolean> READ_YOUR_WRITES = Setting.any("read-your-writes", true, "true or false");
+
+    /** How often the API server is asked whether optional types (a CRD that may be absent) are served. */
+    public static final Setting<Duration> OPTIONAL_TYPE_POLL_INTERVAL = Setting.of("optional-type-poll-interval",
+            Duration.ofSeconds(10), "a positive duration", Settings::positive);
+
     /** The per-key backoff's first delay. */
     public static final Setting<Duration> RATE_LIMITER_BASE_DELAY = Setting.of("rate-limiter.base-delay",
             ExponentialBackoffRateLimiter.DEFAULT_BASE_DELAY, "a positive duration, at most max-delay",
@@ -101,15 +111,21 @@ public final class Settings {
             parseDuration((String) annotationDefault("reconcileTimeout")),
             "a duration of 0 or more (0 means no limit)", Settings::notNegative).describedAs("none (0s)");
 
+    /** The field manager of a reconciler's server-side applies. */
+    public static final Setting<String> FIELD_MANAGER = Setting.derived("reconcilers.*.field-manager",
+            "the reconciler's name", "a field manager name of at most 128 characters, without control characters",
+            manager -> !manager.isBlank() && manager.length() <= 128 && manager.chars().noneMatch(Character::isISOControl));
+
     /** The finalizer of a reconciler that implements Cleaner. */
     public static final Setting<String> FINALIZER = Setting.derived("reconcilers.*.finalizer",
             "<name>.kubeloop.dev/finalizer for a Cleaner, else none",
             "a domain-qualified name such as example.com/cleanup", finalizer -> true);
 
     private static final List<Setting<?>> ALL = List.of(ENABLED, NAMESPACES, CACHE_SYNC_TIMEOUT, SHUTDOWN_TIMEOUT,
-            STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, EXIT_WHEN_READY, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
+            STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, EXIT_WHEN_READY, READ_YOUR_WRITES,
+            OPTIONAL_TYPE_POLL_INTERVAL, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
             RATE_LIMITER_QPS, RATE_LIMITER_BURST, INTROSPECTION_LAST_ERRORS, WORKERS, RECONCILER_NAMESPACES,
-            LABEL_SELECTOR, GENERATION_AWARE, RESYNC_PERIOD, RECONCILE_TIMEOUT, FINALIZER);
+            LABEL_SELECTOR, GENERATION_AWARE, RESYNC_PERIOD, RECONCILE_TIMEOUT, FIELD_MANAGER, FINALIZER);
 
     private Settings() {
     }

@@ -22,6 +22,7 @@ class LayeringTest {
     private static final String API = "dev.kubeloop.api..";
     private static final String QUEUE = "dev.kubeloop.queue..";
     private static final String RUNTIME = "dev.kubeloop.runtime..";
+    private static final String WEBHOOK = "dev.kubeloop.webhook..";
 
     /** Every package of the library is a slice; none may reach itself again through others. */
     @ArchTest
@@ -42,11 +43,23 @@ class LayeringTest {
                     "io.fabric8.kubernetes.client", "io.fabric8.kubernetes.client.dsl..", "org.slf4j..",
                     "com.fasterxml.jackson.annotation..");
 
-    /** The runtime runs in any Java application: no Spring, no Micrometer. */
+    /** The runtime and the webhook server run in any Java application: no Spring, no Micrometer. */
     @ArchTest
     static final ArchRule runtimeUsesNoSpringAndNoMicrometer = noClasses().that().resideInAnyPackage(RUNTIME,
-            "dev.kubeloop.leader..", "dev.kubeloop.introspection..").should().dependOnClassesThat()
+            "dev.kubeloop.leader..", "dev.kubeloop.introspection..", WEBHOOK).should().dependOnClassesThat()
             .resideInAnyPackage("org.springframework..", "io.micrometer..");
+
+    /**
+     * The webhook server is independent of the web stack and of the controllers: the JDK (its
+     * HTTPS server included), the user API, the settings catalog, the fabric8 model and its JSON
+     * (Jackson 2 and zjsonpatch), SLF4J.
+     */
+    @ArchTest
+    static final ArchRule webhookServerUsesOnlyTheJdkTheApiAndFabric8sModel = classes().that()
+            .resideInAPackage(WEBHOOK).should().onlyDependOnClassesThat().resideInAnyPackage("java..", "javax..",
+                    "com.sun.net.httpserver..", API, WEBHOOK, "dev.kubeloop.runtime", "io.fabric8.kubernetes.api..",
+                    "io.fabric8.kubernetes.client.utils..", "io.fabric8.zjsonpatch..", "com.fasterxml.jackson..",
+                    "org.slf4j..");
 
     /** Metrics use Micrometer, never Spring; health uses Spring Boot's health API only. */
     @ArchTest
@@ -75,6 +88,7 @@ class LayeringTest {
             .layer("controller").definedBy("dev.kubeloop.runtime.controller..")
             .layer("manager").definedBy("dev.kubeloop.runtime.manager..")
             .layer("leader").definedBy("dev.kubeloop.leader..")
+            .layer("webhook").definedBy(WEBHOOK)
             .layer("metrics").definedBy("dev.kubeloop.metrics..")
             .layer("health").definedBy("dev.kubeloop.health..")
             .layer("introspection").definedBy("dev.kubeloop.introspection..")
@@ -84,6 +98,7 @@ class LayeringTest {
             .whereLayer("health").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("metrics").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("leader").mayOnlyBeAccessedByLayers("autoconfigure")
+            .whereLayer("webhook").mayOnlyBeAccessedByLayers("metrics", "health", "autoconfigure")
             .whereLayer("manager").mayOnlyBeAccessedByLayers("leader", "metrics", "health", "introspection",
                     "autoconfigure")
             .whereLayer("controller").mayOnlyBeAccessedByLayers("manager", "leader", "metrics", "health",
@@ -94,7 +109,7 @@ class LayeringTest {
             .whereLayer("cache").mayOnlyBeAccessedByLayers("handler", "controller", "manager", "leader", "metrics",
                     "health", "introspection", "autoconfigure")
             .whereLayer("runtime base").mayOnlyBeAccessedByLayers("cache", "client", "event", "handler", "controller",
-                    "manager", "leader", "metrics", "health", "introspection", "autoconfigure")
+                    "manager", "leader", "webhook", "metrics", "health", "introspection", "autoconfigure")
             .whereLayer("queue").mayOnlyBeAccessedByLayers("runtime base", "cache", "client", "event", "handler",
                     "controller", "manager", "leader", "metrics", "health", "introspection", "autoconfigure");
 }

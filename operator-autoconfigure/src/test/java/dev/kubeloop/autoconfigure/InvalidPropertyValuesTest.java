@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kubeloop.autoconfigure.scan.ScanningApplication;
 import dev.kubeloop.testing.MockCluster;
+import dev.kubeloop.testing.WidgetValidator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.beans.IntrospectionException;
 import java.beans.Introspector;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -65,7 +67,11 @@ class InvalidPropertyValuesTest {
                     + "'-5s': it must be a duration of 0 or more"),
             new Case("kubeloop.strip-managed-fields", "perhaps", "invalid value 'perhaps'", "true or false"),
             new Case("kubeloop.exit-when-ready", "soon", "invalid value 'soon'", "true or false"),
+            new Case("kubeloop.read-your-writes", "mostly", "invalid value 'mostly'", "true or false"),
             new Case("kubeloop.informer-list-page-size", "many", "invalid value 'many'", "a whole number"),
+            new Case("kubeloop.optional-type-poll-interval", "often", "invalid value 'often'", "a positive duration"),
+            new Case("kubeloop.optional-type-poll-interval", "0s", "Property kubeloop.optional-type-poll-interval "
+                    + "has an invalid value '0s': it must be a positive duration", "default (10s)"),
             new Case("kubeloop.informer-list-page-size", "-1", "Property kubeloop.informer-list-page-size has an "
                     + "invalid value '-1': it must be a whole number of 0 or more (0 lists in one response; client-go "
                     + "pages by 500)"),
@@ -109,6 +115,19 @@ class InvalidPropertyValuesTest {
             new Case("kubeloop.reconcilers", "kubeloop.reconcilers.wigdet.workers", "2",
                     List.of("Property kubeloop.reconcilers.wigdet does not match any reconciler (reconcilers: [widget])",
                             "Use the name of a reconciler")),
+            new Case("kubeloop.webhook.enabled", "maybe", "Property kubeloop.webhook.enabled has an invalid value "
+                    + "'maybe'", "true or false"),
+            new Case("kubeloop.webhook.port", "web", "invalid value 'web'", "a port number from 0 to 65535"),
+            new Case("kubeloop.webhook.port", "70000", "Property kubeloop.webhook.port has an invalid value '70000': "
+                    + "it must be a port number from 0 to 65535 (0: any free port)", "default (9443)"),
+            new Case("kubeloop.webhook.address", "not an address!", "Property kubeloop.webhook.address has an invalid "
+                    + "value 'not an address!': it must be an IP address or host name", "default (0.0.0.0)"),
+            new Case("kubeloop.webhook.ssl-bundle", "missing", "kubeloop.webhook.ssl-bundle names the SSL bundle "
+                    + "'missing', which is not defined", "spring.ssl.bundle.pem.missing.keystore.certificate",
+                    "kubeloop.webhook.enabled=false"),
+            new Case("kubeloop.webhook.threads", "many", "invalid value 'many'", "a whole number of 1 or more"),
+            new Case("kubeloop.webhook.threads", "0", "Property kubeloop.webhook.threads has an invalid value '0': "
+                    + "it must be a whole number of 1 or more", "default (8)"),
             new Case(RECONCILER + "workers", "many", "invalid value 'many'", "a whole number of 1 or more"),
             new Case(RECONCILER + "workers", "0", "workers must be a whole number of 1 or more, was 0",
                     "property kubeloop.reconcilers.widget.workers"),
@@ -125,7 +144,9 @@ class InvalidPropertyValuesTest {
             new Case(RECONCILER + "reconcile-timeout", "-1s", "reconcile timeout must be a duration of 0 or more",
                     "property kubeloop.reconcilers.widget.reconcile-timeout"),
             new Case(RECONCILER + "finalizer", "not a finalizer", "'not a finalizer' is not a valid finalizer name",
-                    "example.com/cleanup"));
+                    "example.com/cleanup"),
+            new Case(RECONCILER + "field-manager", "x".repeat(129), "is not a valid field manager",
+                    "at most 128 characters", "property kubeloop.reconcilers.widget.field-manager"));
 
     private static MockCluster cluster;
 
@@ -152,10 +173,14 @@ class InvalidPropertyValuesTest {
     void aValueThePropertyDoesNotAcceptFailsStartupNamingThePropertyAndWhatItAccepts(Case invalid) {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(KubeloopAutoConfiguration.class,
-                        LeaderElectionAutoConfiguration.class))
+                        LeaderElectionAutoConfiguration.class, SslAutoConfiguration.class,
+                        KubeloopWebhookAutoConfiguration.class))
                 .withUserConfiguration(ScanningApplication.class)
                 .withBean(KubernetesClient.class, cluster::client)
+                .withBean(WidgetValidator.class)
                 .withPropertyValues("kubeloop.leader-election.enabled=true", "spring.application.name=op",
+                        // the webhook server (which would need a certificate) only for the webhook's cases
+                        "kubeloop.webhook.enabled=" + invalid.key().startsWith("kubeloop.webhook."),
                         invalid.key() + "=" + invalid.value())
                 .run(context -> {
                     assertThat(context).hasFailed();

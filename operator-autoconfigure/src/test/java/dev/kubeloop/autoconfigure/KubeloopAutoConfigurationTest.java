@@ -5,10 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.api.Cleaner;
 import dev.kubeloop.api.ReconcileContext;
+import dev.kubeloop.api.ReconcileTriggers;
 import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.api.Result;
+import dev.kubeloop.api.watch.Mappers;
+import dev.kubeloop.api.watch.Watch;
+import dev.kubeloop.api.watch.WatchConfigurer;
+import dev.kubeloop.api.watch.Watches;
 import dev.kubeloop.autoconfigure.scan.ScannedWidgetReconciler;
 import dev.kubeloop.autoconfigure.scan.ScanningApplication;
+import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.Settings;
 import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.controller.Controller;
@@ -18,8 +24,10 @@ import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -87,7 +95,8 @@ class KubeloopAutoConfigurationTest {
                         "kubeloop.reconcilers.widget.label-selector=tier=web",
                         "kubeloop.reconcilers.widget.generation-aware=false",
                         "kubeloop.reconcilers.widget.resync-period=0",
-                        "kubeloop.reconcilers.widget.reconcile-timeout=5s")
+                        "kubeloop.reconcilers.widget.reconcile-timeout=5s",
+                        "kubeloop.reconcilers.widget.field-manager=widgets.example.com")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     Controller<?> controller = context.getBean(ControllerManager.class).controller("widget")
@@ -99,6 +108,7 @@ class KubeloopAutoConfigurationTest {
                     assertThat(config.generationAware()).isFalse();
                     assertThat(config.resyncPeriod()).isZero();
                     assertThat(config.reconcileTimeout()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(config.fieldManager()).isEqualTo("widgets.example.com");
                     assertThat(config.owns()).as("not overridable").containsExactly(ConfigMap.class);
                 });
     }
@@ -288,6 +298,66 @@ class KubeloopAutoConfigurationTest {
         @Bean
         ResourceReconciler<Widget> lambdaReconciler() {
             return (widget, context) -> Result.done();
+        }
+    }
+
+    @Test
+    void aReconcilerBeanThatIsAWatchConfigurerDeclaresItsWatchesAndTriggersAreInjectable() {
+        runner.withUserConfiguration(WatchingConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            Controller<?> controller = context.getBean(ControllerManager.class).controller("widget").orElseThrow();
+            assertThat(controller.config().declarations().watches()).singleElement()
+                    .satisfies(watch -> assertThat(watch.type()).isEqualTo(Secret.class));
+            assertThat(controller.config().declarations().indexesOf(Widget.class)).containsKey("spec.secretName");
+            assertThat(context.getBean(ReconcileTriggers.class).of(Widget.class).reconciler()).isEqualTo("widget");
+        });
+    }
+
+    @Test
+    void aMisdeclaredWatchFailsStartupNamingTheReconcilerItsClassAndTheFix() {
+        runner.withUserConfiguration(MisdeclaredWatchConfiguration.class).run(context -> {
+            assertThat(context).hasFailed();
+            Throwable outermost = context.getStartupFailure();
+            while (!(outermost instanceof KubeloopConfigurationException) && outermost.getCause() != null) {
+                outermost = outermost.getCause();
+            }
+            assertThat(outermost).isInstanceOfSatisfying(KubeloopConfigurationException.class, e -> {
+                assertThat(e.description()).contains("Reconciler 'widget'", "the index 'spec.secretName', "
+                        + "which is not declared on Widget", "configureWatches of "
+                        + MisdeclaringReconciler.class.getName());
+                assertThat(e.action()).contains("watches.index(Widget.class, \"spec.secretName\"");
+            });
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class WatchingConfiguration {
+        @Bean
+        WatchingReconciler watchingReconciler() {
+            return new WatchingReconciler();
+        }
+    }
+
+    static class WatchingReconciler extends RecordingReconciler implements WatchConfigurer<Widget> {
+        @Override
+        public void configureWatches(Watches<Widget> watches) {
+            watches.index(Widget.class, "spec.secretName", widget -> List.of())
+                    .watch(Watch.of(Secret.class).mapper(Mappers.byIndex(Widget.class, "spec.secretName")));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class MisdeclaredWatchConfiguration {
+        @Bean
+        MisdeclaringReconciler misdeclaringReconciler() {
+            return new MisdeclaringReconciler();
+        }
+    }
+
+    static class MisdeclaringReconciler extends RecordingReconciler implements WatchConfigurer<Widget> {
+        @Override
+        public void configureWatches(Watches<Widget> watches) {
+            watches.watch(Watch.of(Secret.class).mapper(Mappers.byIndex(Widget.class, "spec.secretName")));
         }
     }
 

@@ -10,6 +10,7 @@ import dev.kubeloop.runtime.Setting;
 import dev.kubeloop.runtime.Settings;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.testing.Widget;
+import dev.kubeloop.webhook.WebhookSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -32,7 +33,8 @@ class SettingsDocumentationTest {
     private static final Path CONFIGURATION_DOC = Path.of("../docs/configuration.md");
 
     private static List<Setting<?>> catalog() {
-        return Stream.concat(Settings.all().stream(), LeaderElectionSettings.settings().stream()).toList();
+        return Stream.of(Settings.all(), LeaderElectionSettings.settings(), WebhookSettings.settings())
+                .flatMap(List::stream).toList();
     }
 
     private static boolean perReconciler(Setting<?> setting) {
@@ -105,6 +107,12 @@ class SettingsDocumentationTest {
         assertThat(election.getRetryPeriod()).isEqualTo(LeaderElectionSettings.RETRY_PERIOD.defaultValue());
         assertThat(election.isReleaseOnShutdown()).isEqualTo(LeaderElectionSettings.RELEASE_ON_SHUTDOWN.defaultValue());
         assertThat(election.getOnLost()).isEqualTo(LeaderElectionSettings.ON_LOST.defaultValue());
+        KubeloopProperties.Webhook webhook = properties.getWebhook();
+        assertThat(webhook.isEnabled()).isEqualTo(WebhookSettings.ENABLED.defaultValue());
+        assertThat(webhook.getPort()).isEqualTo(WebhookSettings.PORT.defaultValue());
+        assertThat(webhook.getAddress()).isEqualTo(WebhookSettings.ADDRESS.defaultValue());
+        assertThat(webhook.getSslBundle()).isEqualTo(WebhookSettings.SSL_BUNDLE.defaultValue());
+        assertThat(webhook.getThreads()).isEqualTo(WebhookSettings.THREADS.defaultValue());
     }
 
     /** The documented values themselves, as client-go and controller-runtime have them. */
@@ -132,6 +140,7 @@ class SettingsDocumentationTest {
         assertThat(LeaderElectionSettings.LEASE_DURATION.defaultValue()).isEqualTo(Duration.ofSeconds(15));
         assertThat(LeaderElectionSettings.RENEW_DEADLINE.defaultValue()).isEqualTo(Duration.ofSeconds(10));
         assertThat(LeaderElectionSettings.RETRY_PERIOD.defaultValue()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(WebhookSettings.PORT.defaultValue()).as("controller-runtime's webhook port").isEqualTo(9443);
     }
 
     /**

@@ -15,6 +15,7 @@ import dev.kubeloop.testing.PrometheusText.Sample;
 import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -226,10 +227,46 @@ class KubeloopMetricsTest {
         assertFamily(metrics, "workqueue_unfinished_work_seconds", "gauge", "controller", "name");
         assertFamily(metrics, "workqueue_longest_running_processor_seconds", "gauge", "controller", "name");
         assertFamily(metrics, "workqueue_retries_total", "counter", "controller", "name");
-        assertFamily(metrics, "kubeloop_informer_cached_objects", "gauge", "group", "kind", "label_selector",
-                "version", "watch_namespace");
-        assertFamily(metrics, "kubeloop_informer_watch_restarts_total", "counter", "group", "kind", "label_selector",
-                "version", "watch_namespace");
+        assertFamily(metrics, "kubeloop_informer_cached_objects", "gauge", "field_selector", "group", "kind",
+                "label_selector", "metadata_only", "version", "watch_namespace");
+        assertFamily(metrics, "kubeloop_informer_watch_restarts_total", "counter", "field_selector", "group", "kind",
+                "label_selector", "metadata_only", "version", "watch_namespace");
+        assertFamily(metrics, "kubeloop_writes_total", "counter", "controller", "operation");
+        assertFamily(metrics, "kubeloop_writes_skipped_total", "counter", "controller", "operation");
+        assertFamily(metrics, "kubeloop_read_your_writes_stale_reads_total", "counter", "avoided", "controller");
+        assertFamily(metrics, "kubeloop_read_your_writes_cache_lag_seconds_bucket", "histogram", "controller", "le");
+    }
+
+    @Test
+    void writesAreCountedByOperationAndTheCacheLagBehindThemIsMeasured() {
+        manager.register(ControllerConfig.builder("widget", Widget.class).owns(List.of(ConfigMap.class)).build(),
+                new RecordingReconciler().behaving((widget, context) -> {
+                    context.apply(new ConfigMapBuilder().withNewMetadata().withName("cm").endMetadata()
+                            .addToData("color", widget.getSpec().getColor()).build());
+                    widget.setStatus(new Widget.Status());
+                    widget.getStatus().setMessage("applied");
+                    context.applyStatus(widget);
+                    return Result.done();
+                }));
+        manager.start();
+        PrometheusText before = scrape();
+        for (String operation : List.of("apply", "apply_status", "update_status", "finalizer", "prune")) {
+            assertThat(before.value("kubeloop_writes_total", "controller", "widget", "operation", operation))
+                    .as(operation).contains(0.0);
+        }
+
+        cluster.client().resource(Widget.named("a", "one")).create();
+
+        eventually().until(() -> scrape().value("kubeloop_read_your_writes_cache_lag_seconds_count", "controller",
+                "widget").orElse(0.0) >= 2);
+        PrometheusText metrics = scrape();
+        assertThat(metrics.value("kubeloop_writes_total", "controller", "widget", "operation", "apply")).contains(1.0);
+        assertThat(metrics.value("kubeloop_writes_total", "controller", "widget", "operation", "apply_status"))
+                .contains(1.0);
+        assertThat(metrics.value("kubeloop_writes_total", "controller", "widget", "operation", "update_status"))
+                .contains(0.0);
+        assertThat(metrics.value("kubeloop_read_your_writes_stale_reads_total", "controller", "widget", "avoided",
+                "false")).contains(0.0);
     }
 
     private static void assertFamily(PrometheusText metrics, String sampleName, String type, String... labels) {
@@ -253,17 +290,17 @@ class KubeloopMetricsTest {
 
         PrometheusText metrics = scrape();
         assertThat(metrics.value("kubeloop_informer_cached_objects", "group", "kubeloop.dev", "version", "v1",
-                "kind", "Widget", "watch_namespace", "a", "label_selector", "")).contains(2.0);
+                "kind", "Widget", "watch_namespace", "a", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(2.0);
         assertThat(metrics.value("kubeloop_informer_cached_objects", "group", "kubeloop.dev", "version", "v1",
-                "kind", "Widget", "watch_namespace", "b", "label_selector", "")).contains(1.0);
+                "kind", "Widget", "watch_namespace", "b", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(1.0);
         assertThat(metrics.value("kubeloop_informer_cached_objects", "group", "", "version", "v1",
-                "kind", "ConfigMap", "watch_namespace", "a", "label_selector", "")).contains(0.0);
+                "kind", "ConfigMap", "watch_namespace", "a", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(0.0);
         assertThat(metrics.value("kubeloop_informer_watch_restarts_total", "group", "kubeloop.dev", "version", "v1",
-                "kind", "Widget", "watch_namespace", "a", "label_selector", "")).contains(0.0);
+                "kind", "Widget", "watch_namespace", "a", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(0.0);
 
         cluster.client().resource(Widget.named("b", "four")).create();
         eventually().until(() -> scrape().value("kubeloop_informer_cached_objects", "group", "kubeloop.dev",
-                "version", "v1", "kind", "Widget", "watch_namespace", "b", "label_selector", "").orElse(0.0) == 2.0);
+                "version", "v1", "kind", "Widget", "watch_namespace", "b", "label_selector", "", "field_selector", "", "metadata_only", "false").orElse(0.0) == 2.0);
     }
 
     @Test

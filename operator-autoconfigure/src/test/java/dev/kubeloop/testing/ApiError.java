@@ -22,9 +22,17 @@ public final class ApiError {
     private final Function<ApiRequest, String> message;
     private final Integer retryAfterSeconds;
     private final String cause;
+    /** The field a 422's cause names; null for other errors. */
+    private final String field;
 
     private ApiError(int code, String reason, Function<ApiRequest, String> message, Integer retryAfterSeconds,
             String cause) {
+        this(code, reason, message, retryAfterSeconds, cause, null);
+    }
+
+    private ApiError(int code, String reason, Function<ApiRequest, String> message, Integer retryAfterSeconds,
+            String cause, String field) {
+        this.field = field;
         this.code = code;
         this.reason = reason;
         this.message = message;
@@ -66,6 +74,15 @@ public final class ApiError {
         }, null, null);
     }
 
+    /**
+     * 422, as the API server refuses an object its validation rejects: {@code field} (e.g.
+     * {@code metadata.name}) with {@code message} (e.g. a DNS-1035 label's rules).
+     */
+    public static ApiError invalid(String field, String message) {
+        return new ApiError(422, "Invalid", request -> request.qualifiedResource() + " \"" + request.name()
+                + "\" is invalid: " + field + ": Invalid value: " + message, null, message, field);
+    }
+
     public int code() {
         return code;
     }
@@ -78,7 +95,7 @@ public final class ApiError {
         StatusDetailsBuilder details = new StatusDetailsBuilder().withName(request.name()).withGroup(request.group())
                 .withKind(request.resource()).withRetryAfterSeconds(retryAfterSeconds);
         if (cause != null) {
-            details.withCauses(new StatusCauseBuilder().withMessage(cause).build());
+            details.withCauses(new StatusCauseBuilder().withMessage(cause).withField(field).build());
         }
         status.withDetails(details.build());
         Status body = status.build();

@@ -1,5 +1,6 @@
 package dev.kubeloop.testing;
 
+import dev.kubeloop.mock.ServerSideApplyDispatcher;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
 import io.fabric8.kubernetes.client.server.mock.Resetable;
@@ -14,9 +15,9 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 final class FaultInjectingDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
 
     private final ApiFaults faults;
-    private final CloseOffEventLoopDispatcher delegate;
+    private final ServerSideApplyDispatcher delegate;
 
-    FaultInjectingDispatcher(ApiFaults faults, CloseOffEventLoopDispatcher delegate) {
+    FaultInjectingDispatcher(ApiFaults faults, ServerSideApplyDispatcher delegate) {
         this.faults = faults;
         this.delegate = delegate;
     }

@@ -1,5 +1,6 @@
 package dev.kubeloop.testing;
 
+import dev.kubeloop.mock.ServerSideApplyDispatcher;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -48,7 +49,7 @@ public final class MockCluster implements AutoCloseable {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         dispatcher = new CloseOffEventLoopDispatcher(new KubernetesMixedDispatcher(responses));
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new FaultInjectingDispatcher(faults, dispatcher), false);
+                new FaultInjectingDispatcher(faults, new ServerSideApplyDispatcher(dispatcher)), false);
         server.init();
         client = server.createClient();
     }

@@ -52,4 +52,9 @@ public class RecordingReconciler implements ResourceReconciler<Widget> {
     public int count(String key) {
         return callsFor(key).size();
     }
+
+    /** Forgets the calls recorded so far, e.g. once a test's initial reconciles are done. */
+    public void reset() {
+        calls.clear();
+    }
 }

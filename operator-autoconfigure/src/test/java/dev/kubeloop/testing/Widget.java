@@ -30,6 +30,16 @@ public class Widget extends CustomResource<Widget.Spec, Widget.Status> implement
     public static class Spec {
         private String color;
         private int size;
+        /** A Secret in the Widget's namespace it refers to (not owned): what watch tests map through. */
+        private String secretName;
+
+        public String getSecretName() {
+            return secretName;
+        }
+
+        public void setSecretName(String secretName) {
+            this.secretName = secretName;
+        }
 
         public String getColor() {
             return color;

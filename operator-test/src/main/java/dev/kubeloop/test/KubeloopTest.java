@@ -68,4 +68,17 @@ public @interface KubeloopTest {
 
     /** Against a real cluster: keep the test namespace when a test of the class failed, to look at it. */
     boolean keepNamespaceOnFailure() default false;
+
+    /**
+     * Serve the application's validators, defaulters and converters. Off by default: the webhook
+     * server is switched off ({@code kubeloop.webhook.enabled=false}), so an application with
+     * webhooks needs no certificate in its tests; test webhooks in-process with
+     * {@link KubeloopTestKit#webhooks()}, which works either way. On: the server runs on
+     * {@code 127.0.0.1} (any free port) with a certificate of a throwaway CA
+     * ({@link dev.kubeloop.test.webhook.TestCertificates}), and against a real cluster the kit
+     * registers it for the test namespace and points the CRDs' conversion at it
+     * ({@link dev.kubeloop.test.webhook.ClusterWebhooks}), so that requests take the full path
+     * through the API server; the API server must be able to reach 127.0.0.1 of this machine.
+     */
+    boolean webhooks() default false;
 }

@@ -33,11 +33,14 @@ final class KubeloopTestContextCustomizer implements ContextCustomizer {
     private final Class<?> testClass;
     private final List<String> crdLocations;
     private final boolean keepNamespaceOnFailure;
+    private final boolean webhooks;
 
-    KubeloopTestContextCustomizer(Class<?> testClass, List<String> crdLocations, boolean keepNamespaceOnFailure) {
+    KubeloopTestContextCustomizer(Class<?> testClass, List<String> crdLocations, boolean keepNamespaceOnFailure,
+            boolean webhooks) {
         this.testClass = testClass;
         this.crdLocations = List.copyOf(crdLocations);
         this.keepNamespaceOnFailure = keepNamespaceOnFailure;
+        this.webhooks = webhooks;
     }
 
     @Override
@@ -51,6 +54,11 @@ final class KubeloopTestContextCustomizer implements ContextCustomizer {
         beanFactory.registerSingleton(KIT_BEAN, new KubeloopTestKit(cluster, context));
         if (cluster.real()) {
             TestPropertyValues.of("kubeloop.namespaces=" + cluster.namespace()).applyTo(context);
+        }
+        if (webhooks) {
+            TestWebhookServer.configure(context, cluster);
+        } else {
+            TestPropertyValues.of("kubeloop.webhook.enabled=false").applyTo(context);
         }
     }
 
@@ -75,11 +83,12 @@ final class KubeloopTestContextCustomizer implements ContextCustomizer {
     @Override
     public boolean equals(Object other) {
         return other instanceof KubeloopTestContextCustomizer that && testClass == that.testClass
-                && crdLocations.equals(that.crdLocations) && keepNamespaceOnFailure == that.keepNamespaceOnFailure;
+                && crdLocations.equals(that.crdLocations) && keepNamespaceOnFailure == that.keepNamespaceOnFailure
+                && webhooks == that.webhooks;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(testClass, crdLocations, keepNamespaceOnFailure);
+        return Objects.hash(testClass, crdLocations, keepNamespaceOnFailure, webhooks);
     }
 }

@@ -10,6 +10,8 @@ import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import dev.kubeloop.runtime.controller.ReconcileReport;
 import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.runtime.manager.ControllerObserver;
+import dev.kubeloop.test.webhook.WebhookTester;
+import dev.kubeloop.webhook.Webhooks;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -62,6 +64,21 @@ public final class KubeloopTestKit implements ControllerObserver {
     // ---- the cluster -------------------------------------------------------------------------
 
     /** The test's client (the same as the {@code KubernetesClient} bean). */
+    /**
+     * The application's validators, defaulters and converters, called in-process through Kubeloop's
+     * own AdmissionReview and ConversionReview handling (no TLS, no API server); with or without
+     * {@code @KubeloopTest(webhooks = true)}.
+     *
+     * @throws IllegalStateException if the application has no webhook beans
+     */
+    public WebhookTester webhooks() {
+        Webhooks webhooks = context.getBeanProvider(Webhooks.class).getIfAvailable();
+        if (webhooks == null || webhooks.isEmpty()) {
+            throw new IllegalStateException("The application declares no Validator, Defaulter or SpokeConverter bean");
+        }
+        return WebhookTester.of(webhooks, cluster.client().getKubernetesSerialization());
+    }
+
     public KubernetesClient client() {
         return cluster.client();
     }

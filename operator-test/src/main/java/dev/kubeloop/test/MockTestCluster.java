@@ -1,5 +1,6 @@
 package dev.kubeloop.test;
 
+import dev.kubeloop.mock.ServerSideApplyDispatcher;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -32,7 +33,7 @@ final class MockTestCluster implements TestCluster {
     private MockTestCluster() {
         MOCK_SERVER_LOG.setLevel(Level.WARNING);
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(List.of()), false);
+                new ServerSideApplyDispatcher(new KubernetesCrudDispatcher(List.of())), false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         client = server.createClient(); // default namespace "test"
     }

@@ -10,7 +10,11 @@ package dev.kubeloop.runtime.cache;
  * @param kind the kind
  * @param namespace the namespace watched; null for all namespaces (and for cluster-scoped types)
  * @param labelSelector the label selector; empty for none
- * @param started whether the informer was started
+ * @param fieldSelector the field selector; empty for none
+ * @param metadataOnly whether it caches only the objects' metadata
+ * @param optional whether its type may be absent (it then waits for it)
+ * @param waiting whether it is optional and waits for its type to be served (its cache is empty)
+ * @param started whether its informer is running
  * @param synced whether its first list has completed (it stays true afterwards)
  * @param watching whether its watch is currently open
  * @param cachedObjects how many objects its cache holds
@@ -19,17 +23,24 @@ package dev.kubeloop.runtime.cache;
  * @param failure why it stopped for good, if it did (fabric8 does not retry every error); null otherwise
  */
 public record InformerStatus(String resource, String group, String version, String kind, String namespace,
-        String labelSelector, boolean started, boolean synced, boolean watching, int cachedObjects,
-        long watchRestarts, String failure) {
+        String labelSelector, String fieldSelector, boolean metadataOnly, boolean optional, boolean waiting,
+        boolean started, boolean synced, boolean watching, int cachedObjects, long watchRestarts, String failure) {
 
     /** True if the informer stopped after an error and its cache no longer follows the API server. */
     public boolean failed() {
         return failure != null;
     }
 
-    /** For messages: {@code widgets.kubeloop.dev in namespace a with labels tier=web}. */
+    /** True if its cache is as ready as it can be: synced, or waiting for an optional type. */
+    public boolean ready() {
+        return synced || waiting;
+    }
+
+    /** For messages: {@code widgets.kubeloop.dev in namespace a with labels tier=web (metadata only)}. */
     public String describe() {
         String scope = namespace == null ? "in all namespaces" : "in namespace " + namespace;
-        return resource + " " + scope + (labelSelector.isEmpty() ? "" : " with labels " + labelSelector);
+        return resource + " " + scope + (labelSelector.isEmpty() ? "" : " with labels " + labelSelector)
+                + (fieldSelector.isEmpty() ? "" : " with fields " + fieldSelector)
+                + (metadataOnly ? " (metadata only)" : "");
     }
 }

@@ -3,6 +3,7 @@ package dev.kubeloop.runtime.cache;
 import dev.kubeloop.api.ObjectKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,22 +13,22 @@ import java.util.stream.Collectors;
 
 /**
  * A read-only view of the cached objects of one type in one scope, over one informer (all
- * namespaces) or one informer per namespace. Reads never call the API server.
+ * namespaces) or one informer per namespace. Reads never call the API server, and return nothing
+ * for an informer that is not running (before start, or an optional type that is not served).
  *
  * <p>Objects returned are the cache's own instances, shared with every controller: callers must
- * not modify them. Thread-safe: the view is immutable and fabric8's stores are concurrent. Reads
- * before the informers started return nothing.
+ * not modify them. Thread-safe: the view is immutable and fabric8's stores are concurrent.
  *
  * @param <T> the cached type
  */
 public final class ResourceCache<T extends HasMetadata> {
 
     private final Class<T> type;
-    private final List<InformerRegistry.Entry<T>> entries;
+    private final List<InformerEntry<T>> entries;
     /** Per namespace when the scope is a list of namespaces; empty when one informer covers all. */
-    private final Map<String, InformerRegistry.Entry<T>> byNamespace;
+    private final Map<String, InformerEntry<T>> byNamespace;
 
-    ResourceCache(Class<T> type, List<InformerRegistry.Entry<T>> entries) {
+    ResourceCache(Class<T> type, List<InformerEntry<T>> entries) {
         this.type = type;
         this.entries = List.copyOf(entries);
         boolean perNamespace = entries.size() > 1 || entries.get(0).key().namespace() != null;
@@ -40,10 +41,14 @@ public final class ResourceCache<T extends HasMetadata> {
         return type;
     }
 
+    /** Whether this view holds metadata only. */
+    public boolean metadataOnly() {
+        return entries.get(0).key().metadataOnly();
+    }
+
     /** The cached object with this key, if it is cached (and in this view's scope). */
     public Optional<T> get(ObjectKey key) {
-        InformerRegistry.Entry<T> entry = byNamespace.isEmpty() ? entries.get(0) : byNamespace.get(key.namespace());
-        SharedIndexInformer<T> informer = entry == null ? null : entry.informer();
+        SharedIndexInformer<T> informer = informerFor(key.namespace());
         if (informer == null) {
             return Optional.empty();
         }
@@ -54,7 +59,7 @@ public final class ResourceCache<T extends HasMetadata> {
     /** Every cached object in scope. */
     public List<T> list() {
         List<T> result = new ArrayList<>();
-        for (InformerRegistry.Entry<T> entry : entries) {
+        for (InformerEntry<T> entry : entries) {
             SharedIndexInformer<T> informer = entry.informer();
             if (informer != null) {
                 result.addAll(informer.getStore().list());
@@ -63,10 +68,23 @@ public final class ResourceCache<T extends HasMetadata> {
         return result;
     }
 
-    /** The cached objects whose index {@code indexName} contains {@code value}. */
+    /** The cached objects in {@code namespace}; all of them for null. */
+    public List<T> list(String namespace) {
+        if (namespace == null) {
+            return list();
+        }
+        SharedIndexInformer<T> informer = informerFor(namespace);
+        if (informer == null) {
+            return List.of();
+        }
+        return informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX,
+                namespace);
+    }
+
+    /** The cached objects whose index {@code indexName} contains {@code value}, as stored (unqualified). */
     public List<T> byIndex(String indexName, String value) {
         List<T> result = new ArrayList<>();
-        for (InformerRegistry.Entry<T> entry : entries) {
+        for (InformerEntry<T> entry : entries) {
             SharedIndexInformer<T> informer = entry.informer();
             if (informer != null) {
                 result.addAll(informer.getIndexer().byIndex(indexName, value));
@@ -75,16 +93,33 @@ public final class ResourceCache<T extends HasMetadata> {
         return result;
     }
 
-    /** Snapshots of the informers behind this view. */
-    public List<InformerStatus> statuses() {
-        return entries.stream().map(InformerRegistry.Entry::status).toList();
+    /**
+     * The cached objects in {@code namespace} (null: all) whose user-declared index
+     * {@code indexName} contains {@code value} (see {@link Indexes}).
+     */
+    public List<T> byIndex(String indexName, String namespace, String value) {
+        if (namespace == null || byNamespace.isEmpty()) {
+            return byIndex(indexName, Indexes.key(namespace, value));
+        }
+        SharedIndexInformer<T> informer = informerFor(namespace);
+        return informer == null ? List.of() : informer.getIndexer().byIndex(indexName, Indexes.key(namespace, value));
     }
 
-    /** True once every informer behind this view has completed its first list. */
+    private SharedIndexInformer<T> informerFor(String namespace) {
+        InformerEntry<T> entry = byNamespace.isEmpty() ? entries.get(0) : byNamespace.get(namespace);
+        return entry == null ? null : entry.informer();
+    }
+
+    /** Snapshots of the informers behind this view. */
+    public List<InformerStatus> statuses() {
+        return entries.stream().map(InformerEntry::status).toList();
+    }
+
+    /** True once every informer behind this view has completed its first list (or waits for an optional type). */
     public boolean hasSynced() {
-        for (InformerRegistry.Entry<T> entry : entries) {
+        for (InformerEntry<T> entry : entries) {
             SharedIndexInformer<T> informer = entry.informer();
-            if (informer == null || !informer.hasSynced()) {
+            if (!entry.waiting() && (informer == null || !informer.hasSynced())) {
                 return false;
             }
         }

@@ -62,6 +62,19 @@ public final class ServedResourceCheck {
         }
     }
 
+    /**
+     * Whether the API server serves {@code type} now: always for built-in types; for custom
+     * resources, one discovery request. Used to follow optional types as they come and go.
+     *
+     * @throws KubeloopConfigurationException if discovery itself fails
+     */
+    public boolean isServed(Class<? extends HasMetadata> type) {
+        if (!CustomResource.class.isAssignableFrom(type)) {
+            return true;
+        }
+        return serves(discover(HasMetadata.getApiVersion(type)), HasMetadata.getKind(type));
+    }
+
     private APIResourceList discover(String groupVersion) {
         try {
             return client.getApiResources(groupVersion); // null when the group-version is not served (404)

@@ -89,12 +89,12 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
 
     /**
      * An unstarted informer over {@code scoped} (the typed operation, already narrowed to a
-     * namespace and label selector) that leaves unreadable objects out instead of failing.
+     * namespace and the selectors) that leaves unreadable objects out instead of failing.
      */
     @SuppressWarnings("unchecked")
     static <T extends HasMetadata> SharedIndexInformer<T> informer(KubernetesClient client, Class<T> type,
-            Informable<T> scoped, String namespace, String labelSelector, long resyncMillis,
-            UnreadableObjects unreadable) {
+            Informable<T> scoped, String namespace, String labelSelector, List<FieldSelectors.Term> fields,
+            long resyncMillis, UnreadableObjects unreadable) {
         MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
                 generic = client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type));
         FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList,
@@ -102,6 +102,10 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
                         : generic.inNamespace(namespace);
         if (!labelSelector.isEmpty()) {
             untyped = untyped.withLabelSelector(labelSelector);
+        }
+        for (FieldSelectors.Term term : fields) {
+            untyped = term.negated() ? untyped.withoutField(term.field(), term.value())
+                    : untyped.withField(term.field(), term.value());
         }
         Executor executor = informerExecutor(client);
         if (!(scoped instanceof ListerWatcher) || !(untyped instanceof ListerWatcher) || executor == null) {
@@ -118,7 +122,7 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
     }
 
     /** The executor fabric8's own informers of this client use; null if the client is not fabric8's implementation. */
-    private static Executor informerExecutor(KubernetesClient client) {
+    static Executor informerExecutor(KubernetesClient client) {
         try {
             BaseClient base = client.adapt(BaseClient.class);
             return base == null ? null : base.getExecutor();

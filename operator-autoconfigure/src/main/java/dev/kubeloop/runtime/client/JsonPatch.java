@@ -27,6 +27,13 @@ import java.util.Map;
 public final class JsonPatch {
 
     private final List<Map<String, Object>> operations = new ArrayList<>();
+    private String fieldManager;
+
+    /** The field manager the API server records for the patched fields; default: the client's. */
+    public JsonPatch fieldManager(String manager) {
+        this.fieldManager = manager;
+        return this;
+    }
 
     /** Fail with 409 unless the stored object still has {@code object}'s resourceVersion (if it has one). */
     public JsonPatch expectResourceVersion(HasMetadata object) {
@@ -60,12 +67,18 @@ public final class JsonPatch {
 
     /** Sends the patch to the object itself; returns the object as stored. */
     public <T extends HasMetadata> T applyTo(KubernetesClient client, T object) {
-        return client.resource(object).patch(PatchContext.of(PatchType.JSON), toJson(client));
+        return client.resource(object).patch(context(), toJson(client));
     }
 
     /** Sends the patch to the object's {@code /status} subresource; returns the object as stored. */
     public <T extends HasMetadata> T applyToStatus(KubernetesClient client, T object) {
-        return client.resource(object).subresource("status").patch(PatchContext.of(PatchType.JSON), toJson(client));
+        return client.resource(object).subresource("status").patch(context(), toJson(client));
+    }
+
+    private PatchContext context() {
+        PatchContext context = PatchContext.of(PatchType.JSON);
+        context.setFieldManager(fieldManager);
+        return context;
     }
 
     public String toJson(KubernetesClient client) {

@@ -15,7 +15,8 @@ public final class StatusWriter {
     private StatusWriter() {
     }
 
-    public static <T extends HasMetadata> T write(KubernetesClient client, T resource) {
+    /** Writes {@code resource}'s status as {@code fieldManager} (null: the client's default). */
+    public static <T extends HasMetadata> T write(KubernetesClient client, T resource, String fieldManager) {
         if (resource == null || resource.getMetadata() == null || resource.getMetadata().getName() == null) {
             throw new IllegalArgumentException("updateStatus needs an object with metadata.name");
         }
@@ -24,7 +25,7 @@ public final class StatusWriter {
             throw new IllegalArgumentException(resource.getKind() + " " + resource.getMetadata().getName()
                     + " has no status to write");
         }
-        return new JsonPatch().expectResourceVersion(resource).add("/status", status)
+        return new JsonPatch().fieldManager(fieldManager).expectResourceVersion(resource).add("/status", status)
                 .applyToStatus(client, resource);
     }
 }

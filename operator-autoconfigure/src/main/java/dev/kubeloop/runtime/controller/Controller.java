@@ -1,12 +1,13 @@
 package dev.kubeloop.runtime.controller;
 
 import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.ReconcileTrigger;
 import dev.kubeloop.queue.ItemState;
 import dev.kubeloop.queue.PriorityWorkQueue;
-import dev.kubeloop.queue.WorkQueue;
 import dev.kubeloop.queue.WorkQueueStats;
 import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.cache.ResourceCache;
+import dev.kubeloop.runtime.client.WriteTracker;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,8 @@ import java.util.Optional;
 
 /**
  * One reconciler at work, as health checks, metrics, introspection and tests see it: its settings,
- * its work queue, what its workers are doing and have done, and a way to queue a key. Created by
+ * its work queue, what its workers are doing and have done, and a way to queue a key (it is the
+ * reconciler's {@link ReconcileTrigger}). Created by
  * {@link ControllerWorkers}, which the manager drives; this view cannot start or stop anything.
  *
  * <p>Thread-safe: every accessor reads a concurrent structure or takes a snapshot, and never
@@ -22,7 +24,7 @@ import java.util.Optional;
  *
  * @param <T> the primary resource type
  */
-public final class Controller<T extends HasMetadata> {
+public final class Controller<T extends HasMetadata> implements ReconcileTrigger {
 
     private final ControllerConfig<T> config;
     private final PriorityWorkQueue<ObjectKey> queue;
@@ -32,10 +34,12 @@ public final class Controller<T extends HasMetadata> {
     private final ReconcileActivity activity;
     private final Optional<String> finalizer;
     private final ControllerWorkers<T> workers;
+    private final WriteStats writes;
+    private final WriteTracker tracker;
 
     Controller(ControllerConfig<T> config, PriorityWorkQueue<ObjectKey> queue, ResourceCache<T> primaryCache,
             List<ResourceCache<?>> caches, ReconcileActivity activity, Optional<String> finalizer,
-            ControllerWorkers<T> workers) {
+            ControllerWorkers<T> workers, WriteStats writes, WriteTracker tracker) {
         this.config = config;
         this.queue = queue;
         this.primaryCache = primaryCache;
@@ -43,6 +47,8 @@ public final class Controller<T extends HasMetadata> {
         this.activity = activity;
         this.finalizer = finalizer;
         this.workers = workers;
+        this.writes = writes;
+        this.tracker = tracker;
     }
 
     public String name() {
@@ -83,7 +89,7 @@ public final class Controller<T extends HasMetadata> {
         Throwable failure = workers.failure();
         return new ControllerStatus(name(), workers.started(), config.workers(), running.size(), workers.alive(),
                 queue.stats(), running, activity.recentErrors(), activity.lastSuccess(), activity.counts(), informers,
-                failure == null ? null : failure.toString());
+                failure == null ? null : failure.toString(), writes.snapshot(tracker.pending()));
     }
 
     /** Where {@code key} stands in this controller's queue: absent, waiting (delayed), queued, or being reconciled. */
@@ -96,16 +102,22 @@ public final class Controller<T extends HasMetadata> {
         return primaryCache.get(key).map(object -> object.getMetadata().getResourceVersion());
     }
 
+    @Override
+    public String reconciler() {
+        return config.name();
+    }
+
     /**
-     * Queues {@code key} for a reconcile now, at normal priority, as if its object had changed.
+     * Queues {@code key} for a reconcile now, at {@code priority}, as if its object had changed.
      *
      * @return false if the controller is shutting down and the key was not queued
      */
-    public boolean enqueue(ObjectKey key) {
+    @Override
+    public boolean enqueue(ObjectKey key, int priority) {
         if (workers.stopping() || queue.isShuttingDown()) {
             return false;
         }
-        queue.add(key, WorkQueue.NORMAL_PRIORITY);
+        queue.add(key, priority);
         return true;
     }
 

@@ -1,5 +1,10 @@
 package dev.kubeloop.runtime.controller;
 
+import dev.kubeloop.api.predicate.EventPredicate;
+import dev.kubeloop.api.watch.IndexFunction;
+import dev.kubeloop.api.watch.Watch;
+import dev.kubeloop.api.watch.WatchConfigurer;
+import dev.kubeloop.api.watch.Watches;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.Settings;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -43,10 +48,14 @@ public final class ControllerConfig<T extends HasMetadata> {
     private final Duration resyncPeriod;
     private final Duration reconcileTimeout;
     private final String finalizer;
+    private final String fieldManager;
     private final Class<?> reconcilerClass;
+    private final WatchDeclarations<T> declarations;
+    private final boolean declaredByReconciler;
 
     private ControllerConfig(Builder<T> builder, Set<String> namespaces, String labelSelector,
-            List<Class<? extends HasMetadata>> owns, String finalizer) {
+            List<Class<? extends HasMetadata>> owns, String finalizer, String fieldManager,
+            WatchDeclarations<T> declarations) {
         this.name = builder.name;
         this.primaryType = builder.primaryType;
         this.workers = builder.workers;
@@ -57,7 +66,10 @@ public final class ControllerConfig<T extends HasMetadata> {
         this.resyncPeriod = builder.resyncPeriod;
         this.reconcileTimeout = builder.reconcileTimeout;
         this.finalizer = finalizer;
+        this.fieldManager = fieldManager;
         this.reconcilerClass = builder.reconcilerClass;
+        this.declarations = declarations;
+        this.declaredByReconciler = builder.declaredByReconciler;
     }
 
     public static <T extends HasMetadata> Builder<T> builder(String name, Class<T> primaryType) {
@@ -122,16 +134,49 @@ public final class ControllerConfig<T extends HasMetadata> {
         return reconcilerClass;
     }
 
+    /** The field manager of the controller's server-side applies: the configured one, or its name. */
+    public String fieldManager() {
+        return fieldManager;
+    }
+
+    /** What the reconciler declared beyond its primary and owned types: watches, indexes, filters. */
+    public WatchDeclarations<T> declarations() {
+        return declarations;
+    }
+
+    /** Whether the reconciler's own {@code WatchConfigurer} has contributed to this config. */
+    public boolean declaredByReconciler() {
+        return declaredByReconciler;
+    }
+
+    /** A builder holding this config's settings, to derive another. */
+    public Builder<T> toBuilder() {
+        Builder<T> builder = new Builder<>(name, primaryType).workers(workers).namespaces(namespaces)
+                .labelSelector(labelSelector).owns(owns).generationAware(generationAware).resyncPeriod(resyncPeriod)
+                .reconcileTimeout(reconcileTimeout).finalizer(finalizer).reconcilerClass(reconcilerClass)
+                .fieldManager(fieldManager.equals(name) ? null : fieldManager);
+        builder.watches.addAll(declarations.watches());
+        builder.indexes.addAll(declarations.indexes());
+        builder.primaryFilters.addAll(declarations.primaryFilters());
+        builder.optionalPrimary = declarations.optionalPrimary();
+        builder.declaredByReconciler = declaredByReconciler;
+        return builder;
+    }
+
     @Override
     public String toString() {
         return "ControllerConfig[" + name + ", " + primaryType.getName() + ", workers=" + workers
                 + ", namespaces=" + namespaces + ", labelSelector='" + labelSelector + "', owns=" + owns.size()
                 + ", generationAware=" + generationAware + ", resyncPeriod=" + resyncPeriod
-                + ", reconcileTimeout=" + reconcileTimeout + ", finalizer=" + finalizer + "]";
+                + ", reconcileTimeout=" + reconcileTimeout + ", finalizer=" + finalizer + ", watches="
+                + declarations.watches() + ", optionalPrimary=" + declarations.optionalPrimary() + "]";
     }
 
-    /** Builds a {@link ControllerConfig}. Not thread-safe; build once. */
-    public static final class Builder<T extends HasMetadata> {
+    /**
+     * Builds a {@link ControllerConfig}; also the {@link Watches} a reconciler's
+     * {@code WatchConfigurer} declares into. Not thread-safe; build once.
+     */
+    public static final class Builder<T extends HasMetadata> implements Watches<T> {
         private final String name;
         private final Class<T> primaryType;
         private int workers = Settings.WORKERS.defaultValue();
@@ -142,7 +187,13 @@ public final class ControllerConfig<T extends HasMetadata> {
         private Duration resyncPeriod = Settings.RESYNC_PERIOD.defaultValue();
         private Duration reconcileTimeout = Settings.RECONCILE_TIMEOUT.defaultValue();
         private String finalizer;
+        private String fieldManager;
         private Class<?> reconcilerClass;
+        private final List<Watch<?>> watches = new ArrayList<>();
+        private final List<WatchDeclarations.Index<?>> indexes = new ArrayList<>();
+        private final List<EventPredicate<? super T>> primaryFilters = new ArrayList<>();
+        private boolean optionalPrimary;
+        private boolean declaredByReconciler;
 
         private Builder(String name, Class<T> primaryType) {
             this.name = name;
@@ -165,7 +216,53 @@ public final class ControllerConfig<T extends HasMetadata> {
         }
 
         public Builder<T> owns(Collection<Class<? extends HasMetadata>> owns) {
-            this.owns = Objects.requireNonNull(owns, "owns");
+            this.owns = new ArrayList<>(Objects.requireNonNull(owns, "owns"));
+            return this;
+        }
+
+        @Override
+        public Builder<T> owns(Class<? extends HasMetadata> type) {
+            List<Class<? extends HasMetadata>> more = new ArrayList<>(owns);
+            more.add(type);
+            this.owns = more;
+            return this;
+        }
+
+        @Override
+        public Builder<T> watch(Watch<?> watch) {
+            watches.add(Objects.requireNonNull(watch, "watch"));
+            return this;
+        }
+
+        @Override
+        public <R extends HasMetadata> Builder<T> index(Class<R> type, String name, IndexFunction<? super R> function) {
+            indexes.add(new WatchDeclarations.Index<>(Objects.requireNonNull(type, "type"), name, function));
+            return this;
+        }
+
+        @Override
+        public Builder<T> primaryFilter(EventPredicate<? super T> predicate) {
+            primaryFilters.add(Objects.requireNonNull(predicate, "predicate"));
+            return this;
+        }
+
+        @Override
+        public Builder<T> optionalPrimary() {
+            return optional(true);
+        }
+
+        /** Whether the primary type may be absent (its CRD not installed); default false. */
+        public Builder<T> optional(boolean optional) {
+            this.optionalPrimary = optional;
+            return this;
+        }
+
+        /** Lets the reconciler's own {@code WatchConfigurer} declare into this builder, once. */
+        public Builder<T> configuredBy(WatchConfigurer<T> configurer) {
+            if (!declaredByReconciler) {
+                declaredByReconciler = true;
+                configurer.configureWatches(this);
+            }
             return this;
         }
 
@@ -189,6 +286,12 @@ public final class ControllerConfig<T extends HasMetadata> {
         /** Blank (or null) means the default: a finalizer only when the reconciler implements {@code Cleaner}. */
         public Builder<T> finalizer(String finalizer) {
             this.finalizer = finalizer;
+            return this;
+        }
+
+        /** Blank (or null) means the default: the controller's name. */
+        public Builder<T> fieldManager(String fieldManager) {
+            this.fieldManager = fieldManager;
             return this;
         }
 
@@ -240,8 +343,16 @@ public final class ControllerConfig<T extends HasMetadata> {
                 throw invalid(name, "finalizer", "'" + validFinalizer + "' is not a valid finalizer name",
                         "use a domain-qualified name such as example.com/cleanup");
             }
-            return new ControllerConfig<>(this, validNamespaces, validSelector, List.copyOf(ownedTypes),
-                    validFinalizer);
+            String validFieldManager = fieldManager == null || fieldManager.isBlank() ? name : fieldManager.trim();
+            if (!Settings.FIELD_MANAGER.accepts(validFieldManager)) {
+                throw invalid(name, "field-manager", "'" + validFieldManager + "' is not a valid field manager",
+                        "use " + Settings.FIELD_MANAGER.allowed());
+            }
+            List<Class<? extends HasMetadata>> validOwned = List.copyOf(ownedTypes);
+            WatchDeclarations<T> declarations = WatchDeclarations.validate(name, primaryType, validOwned,
+                    validNamespaces, watches, indexes, primaryFilters, optionalPrimary);
+            return new ControllerConfig<>(this, validNamespaces, validSelector, validOwned, validFinalizer,
+                    validFieldManager, declarations);
         }
 
         private Set<String> validNamespaces() {

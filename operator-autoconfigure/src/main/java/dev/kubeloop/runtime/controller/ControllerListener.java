@@ -2,6 +2,7 @@ package dev.kubeloop.runtime.controller;
 
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.queue.WorkQueueListener;
+import java.time.Duration;
 
 /**
  * Receives the events of one controller: its work queue's (inherited from
@@ -24,6 +25,24 @@ public interface ControllerListener extends WorkQueueListener {
 
     /** A worker finished processing a key; called before the key is requeued or forgotten. */
     default void reconcileFinished(ReconcileReport report) {
+    }
+
+    /**
+     * The controller wrote an object through a reconcile context or its finalizer, or found the
+     * write unnecessary and sent nothing ({@code skipped}).
+     */
+    default void written(WriteOperation operation, boolean skipped) {
+    }
+
+    /**
+     * A read found the cache older than the controller's own last write of the object: it read the
+     * write instead ({@code avoided}), or, with read-your-writes off, the stale cached object.
+     */
+    default void staleRead(boolean avoided) {
+    }
+
+    /** An informer delivered the version a write of the controller returned, {@code lag} after the response. */
+    default void cacheCaughtUp(Duration lag) {
     }
 
     /**

@@ -27,10 +27,11 @@ import java.util.Map;
  * @param outcomes how many processed keys ended with each outcome since start
  * @param informers the informers this controller reads: the primary type's first, then owned types'
  * @param workerFailure why a worker died, if one did; null otherwise
+ * @param writes what its writes and read-your-writes did
  */
 public record ControllerStatus(String name, boolean started, int maxWorkers, int activeWorkers, int aliveWorkers,
         WorkQueueStats queue, List<InFlight> inFlight, List<RecentError> recentErrors, Instant lastSuccess,
-        Map<ReconcileOutcome, Long> outcomes, List<InformerStatus> informers, String workerFailure) {
+        Map<ReconcileOutcome, Long> outcomes, List<InformerStatus> informers, String workerFailure, Writes writes) {
 
     public ControllerStatus {
         inFlight = List.copyOf(inFlight);
@@ -39,9 +40,12 @@ public record ControllerStatus(String name, boolean started, int maxWorkers, int
         informers = List.copyOf(informers);
     }
 
-    /** True once every informer this controller reads has completed its first list. */
+    /**
+     * True once every informer this controller reads has completed its first list; an optional
+     * type's informer waiting for its type counts as synced (its cache is empty by design).
+     */
     public boolean synced() {
-        return informers.stream().allMatch(InformerStatus::synced);
+        return informers.stream().allMatch(InformerStatus::ready);
     }
 
     /** True if a worker died or an informer stopped for good: the controller cannot do its job any more. */
@@ -71,5 +75,27 @@ public record ControllerStatus(String name, boolean started, int maxWorkers, int
      */
     public record RecentError(ObjectKey key, ReconcileOutcome outcome, String error, String message, Instant time,
             int attempt) {
+    }
+
+    /**
+     * The writes of one controller since start.
+     *
+     * @param sent requests sent, by operation
+     * @param skipped writes not sent because the object already was as desired (apply, applyStatus)
+     * @param staleReadsAvoided reads (a reconcile's primary, a cached object) that got the
+     *     controller's own newer write instead of an older cached object
+     * @param staleReadsNotAvoided the same situations with read-your-writes switched off
+     * @param pending writes the informers have not delivered yet
+     * @param cacheCatchUps writes the informers delivered (each one's lag is measured)
+     * @param lastCacheLag the lag of the last one: from the write's response to the informer's event
+     * @param maxCacheLag the longest lag since start
+     */
+    public record Writes(Map<WriteOperation, Long> sent, Map<WriteOperation, Long> skipped, long staleReadsAvoided,
+            long staleReadsNotAvoided, int pending, long cacheCatchUps, Duration lastCacheLag, Duration maxCacheLag) {
+
+        public Writes {
+            sent = Map.copyOf(sent);
+            skipped = Map.copyOf(skipped);
+        }
     }
 }

@@ -5,25 +5,32 @@ import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.api.predicate.EventPredicate;
 import dev.kubeloop.api.predicate.Predicates;
+import dev.kubeloop.api.watch.IndexFunction;
+import dev.kubeloop.api.watch.Watch;
 import dev.kubeloop.queue.PriorityWorkQueue;
 import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.queue.WorkQueue;
 import dev.kubeloop.runtime.NamedThreadFactory;
+import dev.kubeloop.runtime.cache.CacheRequest;
 import dev.kubeloop.runtime.cache.InformerRegistry;
 import dev.kubeloop.runtime.cache.ResourceCache;
+import dev.kubeloop.runtime.client.WriteTracker;
 import dev.kubeloop.runtime.handler.EnqueueRequestForObject;
 import dev.kubeloop.runtime.handler.EnqueueRequestForOwner;
+import dev.kubeloop.runtime.handler.EnqueueRequestsFromMapper;
+import dev.kubeloop.runtime.handler.EventObserver;
 import dev.kubeloop.runtime.handler.InformerEventAdapter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -66,8 +73,11 @@ public final class ControllerWorkers<T extends HasMetadata> {
     private final ControllerConfig<T> config;
     private final PriorityWorkQueue<ObjectKey> queue;
     private final ResourceCache<T> primaryCache;
+    private final ControllerCaches caches;
     private final ReconcileHandler<T> handler;
     private final ControllerListener listener;
+    /** Tells read-your-writes what every informer this controller reads delivers. */
+    private final EventObserver<HasMetadata> observer;
     private final Controller<T> controller;
     private final AtomicInteger aliveWorkers = new AtomicInteger();
     /** One factory for every pool, so that the threads of a restarted pool get new numbers. */
@@ -86,9 +96,11 @@ public final class ControllerWorkers<T extends HasMetadata> {
      * @param timeouts the reconcile timeout scheduler
      * @param clock the wall clock of status snapshots
      * @param recentErrors how many failed reconciles each controller keeps for its status
+     * @param readYourWrites whether reads get a controller's own writes while its caches are older
+     *     (when off, such stale reads are only counted)
      */
     public record Services(KubernetesClient client, InformerRegistry informers, ReconcileTimeouts timeouts,
-            Clock clock, int recentErrors) {
+            Clock clock, int recentErrors, boolean readYourWrites) {
     }
 
     /**
@@ -107,26 +119,89 @@ public final class ControllerWorkers<T extends HasMetadata> {
         FinalizerProtocol<T> finalizers = FinalizerProtocol.of(config, reconciler);
         ReconcileActivity activity = new ReconcileActivity(services.clock(), config.reconcileTimeout(),
                 services.recentErrors());
+        WatchDeclarations<T> declared = config.declarations();
+        this.caches = new ControllerCaches(config.name());
+        WriteStats writeStats = new WriteStats();
+        WriteTracker tracker = new WriteTracker(new WriteTracker.Listener() {
+            @Override
+            public void staleRead(boolean avoided) {
+                writeStats.staleRead(avoided);
+                listener.staleRead(avoided);
+            }
+
+            @Override
+            public void cacheCaughtUp(Duration lag) {
+                writeStats.cacheCaughtUp(lag);
+                listener.cacheCaughtUp(lag);
+            }
+        }, services.readYourWrites());
+        this.observer = tracker::observe;
+        InformerRegistry informers = services.informers();
 
         EventPredicate<T> primaryFilter = config.generationAware() ? Predicates.generationAware() : Predicates.all();
+        for (EventPredicate<? super T> filter : declared.primaryFilters()) {
+            primaryFilter = primaryFilter.and(filter);
+        }
+        EventPredicate<T> primaryEvents = primaryFilter;
         EnqueueRequestForObject<T> primaryHandler = new EnqueueRequestForObject<>(queue);
-        this.primaryCache = services.informers().register(config.primaryType(), config.namespaces(),
-                config.labelSelector(), false,
-                informer -> new InformerEventAdapter<>(primaryFilter, primaryHandler, informer), config.resyncPeriod());
-        List<ResourceCache<?>> caches = new ArrayList<>(List.of(primaryCache));
-        Map<Class<?>, ResourceCache<?>> ownedCaches = new LinkedHashMap<>();
+        this.primaryCache = register(informers, config.primaryType(), CacheRequest.of(config.primaryType())
+                .namespaces(config.namespaces()).labelSelector(config.labelSelector())
+                .optional(declared.optionalPrimary()).resync(config.resyncPeriod())
+                .handlers(informer -> new InformerEventAdapter<>(observer, primaryEvents, primaryHandler, informer)), declared);
+        List<ResourceCache<?>> all = new ArrayList<>(List.of(primaryCache));
         EnqueueRequestForOwner ownerHandler = new EnqueueRequestForOwner(queue, config.primaryType());
         for (Class<? extends HasMetadata> owned : config.owns()) {
             // owner references never cross namespaces: owned objects live where their owners do
-            ResourceCache<?> cache = services.informers().register(owned, config.namespaces(), "", true,
-                    informer -> new InformerEventAdapter<>(Predicates.all(), ownerHandler, informer), Duration.ZERO);
-            ownedCaches.put(owned, cache);
-            caches.add(cache);
+            all.add(registerOwned(informers, owned, ownerHandler, declared));
+        }
+        for (Watch<?> watch : declared.watches()) {
+            all.add(registerWatch(informers, watch, declared));
         }
         Class<?> reconcilerClass = config.reconcilerClass() != null ? config.reconcilerClass() : reconciler.getClass();
-        this.handler = new ReconcileHandler<>(config, reconciler, queue, primaryCache, ownedCaches, services.client(), events,
-                services.timeouts(), finalizers, activity, listener, LoggerFactory.getLogger(reconcilerClass));
-        this.controller = new Controller<>(config, queue, primaryCache, caches, activity, finalizers.finalizer(), this);
+        ControllerWrites writes = new ControllerWrites(config, services.client(), caches, tracker, events, writeStats,
+                listener);
+        this.handler = new ReconcileHandler<>(config, reconciler, queue, primaryCache, caches,
+                Set.copyOf(config.owns()), services.client(), events, services.timeouts(), finalizers, activity,
+                listener, writes, tracker, LoggerFactory.getLogger(reconcilerClass));
+        this.controller = new Controller<>(config, queue, primaryCache, all, activity, finalizers.finalizer(), this,
+                writeStats, tracker);
+    }
+
+    private <R extends HasMetadata> ResourceCache<R> registerOwned(InformerRegistry informers, Class<R> type,
+            EnqueueRequestForOwner ownerHandler, WatchDeclarations<T> declared) {
+        return register(informers, type, CacheRequest.of(type).namespaces(config.namespaces()).ownerIndex(true)
+                .handlers(informer -> new InformerEventAdapter<R>(observer, Predicates.all(), ownerHandler, informer)), declared);
+    }
+
+    private <R extends HasMetadata> ResourceCache<R> registerWatch(InformerRegistry informers, Watch<R> watch,
+            WatchDeclarations<T> declared) {
+        EnqueueRequestsFromMapper<R> mapped = new EnqueueRequestsFromMapper<>(queue, watch.mapper(), caches);
+        Set<String> namespaces = switch (watch.scope()) {
+            case RECONCILER -> config.namespaces();
+            case ALL_NAMESPACES -> Set.of();
+            case NAMESPACES -> Set.copyOf(watch.namespaces());
+        };
+        return register(informers, watch.type(), CacheRequest.of(watch.type()).namespaces(namespaces)
+                .labelSelector(watch.labelSelector()).fieldSelector(watch.fieldSelector())
+                .metadataOnly(watch.isMetadataOnly()).optional(watch.isOptional())
+                .handlers(informer -> new InformerEventAdapter<R>(observer, watch.predicate(), mapped, informer)), declared);
+    }
+
+    /** Registers {@code request} with the indexes declared on its type, and adds the cache to {@link #caches}. */
+    @SuppressWarnings("unchecked")
+    private <R extends HasMetadata> ResourceCache<R> register(InformerRegistry informers, Class<R> type,
+            CacheRequest<R> request, WatchDeclarations<T> declared) {
+        Map<String, WatchDeclarations.Index<?>> indexes = declared.indexesOf(type);
+        indexes.forEach((name, index) -> {
+            IndexFunction<? super R> function = ((WatchDeclarations.Index<R>) index).function();
+            request.index(caches.qualified(name), object -> {
+                Collection<String> values = function.values(object);
+                return values == null ? List.of() : List.copyOf(values);
+            });
+        });
+        ResourceCache<R> cache = informers.register(request);
+        caches.add(type, cache, indexes.keySet());
+        return cache;
     }
 
     /** The view of this controller for everyone but the manager. */

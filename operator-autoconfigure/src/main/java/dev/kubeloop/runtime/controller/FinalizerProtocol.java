@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The finalizer protocol, all of it (kube-rs keeps it in one module too): which finalizer a
@@ -42,10 +43,13 @@ final class FinalizerProtocol<T extends HasMetadata> {
 
     private final Cleaner<T> cleaner;
     private final String finalizer;
+    /** The controller's field manager: the API server records the finalizer as the controller's. */
+    private final String fieldManager;
 
-    private FinalizerProtocol(Cleaner<T> cleaner, String finalizer) {
+    private FinalizerProtocol(Cleaner<T> cleaner, String finalizer, String fieldManager) {
         this.cleaner = cleaner;
         this.finalizer = finalizer;
+        this.fieldManager = fieldManager;
     }
 
     /**
@@ -64,10 +68,10 @@ final class FinalizerProtocol<T extends HasMetadata> {
                                 + "the finalizer is removed), or remove the finalizer setting.",
                         config.name(), "finalizer", null);
             }
-            return new FinalizerProtocol<>(null, null);
+            return new FinalizerProtocol<>(null, null, null);
         }
         String finalizer = config.finalizer().orElse(config.name() + DEFAULT_FINALIZER_SUFFIX);
-        return new FinalizerProtocol<>((Cleaner<T>) cleaner, finalizer);
+        return new FinalizerProtocol<>((Cleaner<T>) cleaner, finalizer, config.fieldManager());
     }
 
     /** The finalizer managed, if any. */
@@ -81,23 +85,30 @@ final class FinalizerProtocol<T extends HasMetadata> {
      *
      * @return the object to reconcile: {@code object}, or the object as stored after the patch
      */
-    T beforeReconcile(T object, KubernetesClient client) {
-        return cleaner == null || has(object) ? object : add(client, object);
+    T beforeReconcile(T object, KubernetesClient client, Sender<T> sender) {
+        return cleaner == null || has(object) ? object : sender.send(object, () -> add(client, object));
+    }
+
+    /** Sends a patch of the primary (the finalizer's), as a write of the reconcile; returns the object as stored. */
+    interface Sender<T> {
+        T send(T target, Supplier<T> patch);
     }
 
     /**
      * Instead of {@code reconcile} of an object being deleted: runs {@code cleanup} if the object
      * carries our finalizer, and removes the finalizer once cleanup returned done.
      *
+     * @param sender sends the finalizer's removal
      * @return what cleanup returned; done when there is nothing of ours to clean up
      */
-    Result cleanup(T object, ReconcileContext<T> context, KubernetesClient client) throws Exception {
+    Result cleanup(T object, ReconcileContext<T> context, KubernetesClient client, Sender<T> sender)
+            throws Exception {
         if (cleaner == null || !has(object)) {
             return Result.done();
         }
         Result result = cleaner.cleanup(object, context);
         if (result != null && result.kind() == Result.Kind.DONE) {
-            remove(client, object);
+            sender.send(object, () -> remove(client, object));
         }
         return result;
     }
@@ -110,7 +121,7 @@ final class FinalizerProtocol<T extends HasMetadata> {
     /** Adds the finalizer; returns the object as stored. */
     private T add(KubernetesClient client, T object) {
         List<String> finalizers = object.getMetadata().getFinalizers();
-        JsonPatch patch = new JsonPatch().expectResourceVersion(object);
+        JsonPatch patch = new JsonPatch().fieldManager(fieldManager).expectResourceVersion(object);
         if (finalizers == null || finalizers.isEmpty()) {
             patch.add("/metadata/finalizers", List.of(finalizer));
         } else {
@@ -119,10 +130,11 @@ final class FinalizerProtocol<T extends HasMetadata> {
         return patch.applyTo(client, object);
     }
 
-    /** Removes the finalizer (present: checked by the caller). */
-    private void remove(KubernetesClient client, T object) {
+    /** Removes the finalizer (present: checked by the caller); returns the object as stored. */
+    private T remove(KubernetesClient client, T object) {
         int index = object.getMetadata().getFinalizers().indexOf(finalizer);
         // the resourceVersion lock keeps the index right: if the list changed, the patch fails
-        new JsonPatch().expectResourceVersion(object).remove("/metadata/finalizers/" + index).applyTo(client, object);
+        return new JsonPatch().fieldManager(fieldManager).expectResourceVersion(object).remove("/metadata/finalizers/" + index)
+                .applyTo(client, object);
     }
 }

@@ -1,16 +1,10 @@
 package dev.kubeloop.runtime.controller;
 
-import dev.kubeloop.api.EventRecorder;
-import dev.kubeloop.api.ObjectKey;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An HTTP 403 Forbidden from the API server, found anywhere in an exception's cause chain, with
@@ -26,10 +20,7 @@ import org.slf4j.LoggerFactory;
  * message names exactly what a Role rule must allow, so it is parsed rather than rebuilt from the
  * request URL (which fabric8 does not parse for subresources). Immutable.
  *
- * <p>The policy, all of it here ({@link Reports}): every retry records a Warning Event
- * {@value #EVENT_REASON} on the object saying what was refused (identical Events aggregate into
- * one, whose count and last time show that it lasts), the refusal is logged once per key (again
- * only if what is refused changes) and its recovery once; the stack trace only at debug level.
+ * <p>What the runtime does about it is {@link Refusals}' business.
  *
  * @param verb the verb refused, e.g. {@code patch}; null when the message is not the authorizer's
  * @param resource the resource, with its subresource ({@code widgets/status}); null likewise
@@ -83,64 +74,5 @@ record Forbidden(String verb, String resource, String apiGroup, String namespace
         return "RBAC does not allow the operator (user \"" + user + "\") to " + verb + " resource \"" + resource
                 + "\" in API group \"" + apiGroup + "\" " + scope + ": grant the verb in the Role or ClusterRole "
                 + "bound to the operator's ServiceAccount";
-    }
-
-    /**
-     * The 403 policy of one controller. State ownership: the keys whose last failure was a 403,
-     * with what was refused, in a concurrent map whose entry for a key only the worker holding
-     * that key writes (the queue never hands a key to two workers). An entry goes when its key
-     * succeeds, fails terminally or its object is gone.
-     */
-    static final class Reports {
-
-        // the controller's logger, like every other line about a reconcile
-        private static final Logger log = LoggerFactory.getLogger(Controller.class);
-
-        private final String controller;
-        private final EventRecorder events;
-        private final ConcurrentHashMap<ObjectKey, String> forbiddenKeys = new ConcurrentHashMap<>();
-
-        Reports(String controller, EventRecorder events) {
-            this.controller = controller;
-            this.events = events;
-        }
-
-        /**
-         * Reports a failed reconcile of {@code object} if {@code error} is a 403.
-         *
-         * @return true if it was a 403 and has been reported (the caller logs nothing more)
-         */
-        boolean failed(ObjectKey key, HasMetadata object, int retries, Throwable error) {
-            Optional<Forbidden> found = in(error);
-            if (found.isEmpty()) {
-                return false;
-            }
-            String refused = found.get().describe();
-            if (object != null) {
-                events.warning(object, EVENT_REASON, refused);
-            }
-            if (!refused.equals(forbiddenKeys.put(key, refused))) {
-                log.error("Reconcile forbidden, retrying with backoff (logged once per object until it recovers): "
-                        + "controller={} key={} retry={}: {}", controller, key, retries, refused);
-            } else {
-                log.debug("Reconcile still forbidden, retrying with backoff: controller={} key={} retry={}",
-                        controller, key, retries);
-            }
-            log.debug("Stack trace: controller={} key={}", controller, key, error);
-            return true;
-        }
-
-        /** {@code key}'s object is gone or failed for good: its 403s are over, with nothing to log. */
-        void forget(ObjectKey key) {
-            forbiddenKeys.remove(key);
-        }
-
-        /** A reconcile of {@code key} did not fail: logs the end of its 403s, once. */
-        void succeeded(ObjectKey key, int retries) {
-            if (forbiddenKeys.remove(key) != null) {
-                log.info("Reconcile no longer forbidden, recovered: controller={} key={} after {} retries", controller,
-                        key, retries);
-            }
-        }
     }
 }

@@ -5,13 +5,16 @@ import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.api.Result;
+import dev.kubeloop.queue.ExponentialBackoffRateLimiter;
 import dev.kubeloop.queue.PriorityWorkQueue;
+import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.runtime.cache.ResourceCache;
 import dev.kubeloop.runtime.client.ResourceCopies;
+import dev.kubeloop.runtime.client.WriteTracker;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,33 +50,45 @@ final class ReconcileHandler<T extends HasMetadata> {
     private final ResourceReconciler<T> reconciler;
     private final PriorityWorkQueue<ObjectKey> queue;
     private final ResourceCache<T> cache;
-    private final Map<Class<?>, ResourceCache<?>> ownedCaches;
+    private final ControllerCaches caches;
+    private final Set<Class<?>> ownedTypes;
     private final KubernetesClient client;
     private final EventRecorder events;
     private final ReconcileTimeouts timeouts;
     private final FinalizerProtocol<T> finalizers;
-    private final Forbidden.Reports forbidden;
+    private final Refusals refusals;
     private final ReconcileActivity activity;
     private final ControllerListener listener;
+    private final ControllerWrites writes;
+    private final WriteTracker tracker;
+    /**
+     * Each key's conflicts since its last success, apart from the queue's rate limiter (see
+     * {@link ReconcileOutcome}); a key's retry count is its failures of both kinds.
+     */
+    private final RateLimiter<ObjectKey> conflictBackoff = new ExponentialBackoffRateLimiter<>(
+            ReconcileOutcome.CONFLICT_BACKOFF_BASE, ReconcileOutcome.CONFLICT_BACKOFF_MAX);
     private final Logger reconcilerLog;
 
     ReconcileHandler(ControllerConfig<T> config, ResourceReconciler<T> reconciler, PriorityWorkQueue<ObjectKey> queue,
-            ResourceCache<T> cache,
-            Map<Class<?>, ResourceCache<?>> ownedCaches, KubernetesClient client, EventRecorder events,
-            ReconcileTimeouts timeouts, FinalizerProtocol<T> finalizers, ReconcileActivity activity,
-            ControllerListener listener, Logger reconcilerLog) {
+            ResourceCache<T> cache, ControllerCaches caches, Set<Class<?>> ownedTypes, KubernetesClient client,
+            EventRecorder events, ReconcileTimeouts timeouts, FinalizerProtocol<T> finalizers,
+            ReconcileActivity activity, ControllerListener listener, ControllerWrites writes, WriteTracker tracker,
+            Logger reconcilerLog) {
         this.config = config;
         this.reconciler = reconciler;
         this.queue = queue;
         this.cache = cache;
-        this.ownedCaches = Map.copyOf(ownedCaches);
+        this.caches = caches;
+        this.ownedTypes = Set.copyOf(ownedTypes);
         this.client = client;
         this.events = events;
         this.timeouts = timeouts;
         this.finalizers = finalizers;
-        this.forbidden = new Forbidden.Reports(config.name(), events);
+        this.refusals = new Refusals(config.name(), events);
         this.activity = activity;
         this.listener = listener;
+        this.writes = writes;
+        this.tracker = tracker;
         this.reconcilerLog = reconcilerLog;
     }
 
@@ -85,7 +100,7 @@ final class ReconcileHandler<T extends HasMetadata> {
      *     interrupt may have caused then decided nothing, and the key is queued again at once
      */
     void handle(ObjectKey key, int priority, BooleanSupplier paused) {
-        int retries = queue.numRequeues(key);
+        int retries = queue.numRequeues(key) + conflictBackoff.numRequeues(key);
         long startNanos = activity.started(key);
         T object = null;
         ReconcileOutcome outcome;
@@ -97,7 +112,9 @@ final class ReconcileHandler<T extends HasMetadata> {
             if (cached == null) {
                 outcome = ReconcileOutcome.GONE;
             } else {
-                object = ResourceCopies.deepCopy(client.getKubernetesSerialization(), cached);
+                // read-your-writes: never start on a cache older than the previous reconcile's own writes
+                T current = tracker.fresher(WriteTracker.Ref.of(cached), cached).orElse(cached);
+                object = ResourceCopies.deepCopy(client.getKubernetesSerialization(), current);
                 Result result = null;
                 boolean timedOut;
                 MDC.put(MDC_CONTROLLER, config.name());
@@ -105,10 +122,7 @@ final class ReconcileHandler<T extends HasMetadata> {
                 MDC.put(MDC_RECONCILE_ID, ReconcileIds.next());
                 ReconcileTimeouts.Deadline deadline = timeouts.start(config.reconcileTimeout());
                 try {
-                    ReconcileContext<T> context = new DefaultReconcileContext<>(config.name(), key, retries,
-                            object.getMetadata().getUid(), client, cache, ownedCaches, events, reconcilerLog);
-                    result = object.isMarkedForDeletion() ? finalizers.cleanup(object, context, client)
-                            : reconciler.reconcile(finalizers.beforeReconcile(object, client), context);
+                    result = invoke(key, retries, object, current);
                     if (result == null) {
                         error = new IllegalStateException("the reconciler returned null instead of a Result");
                     }
@@ -145,43 +159,73 @@ final class ReconcileHandler<T extends HasMetadata> {
         report(report, object);
     }
 
+    /**
+     * The reconcile itself, on {@code object} (the reconciler's private copy of {@code current}):
+     * {@code cleanup} for an object being deleted, else the finalizer if it is missing and
+     * {@code reconcile}; then pruning of what the reconcile no longer applies.
+     */
+    private Result invoke(ObjectKey key, int retries, T object, T current) throws Exception {
+        // the scope starts from the shared read-only version: the reconciler changes its copy, not that one
+        ControllerWrites.Scope scope = writes.scope(current);
+        ReconcileContext<T> context = new DefaultReconcileContext<>(config.name(), key, retries,
+                object.getMetadata().getUid(), client, caches, ownedTypes, events, reconcilerLog, writes, scope,
+                tracker);
+        if (object.isMarkedForDeletion()) {
+            return finalizers.cleanup(object, context, client, writes.finalizerSender(scope));
+        }
+        T withFinalizer = finalizers.beforeReconcile(object, client, writes.finalizerSender(scope));
+        Result result = reconciler.reconcile(withFinalizer, context);
+        if (result != null && (result.kind() == Result.Kind.DONE || result.kind() == Result.Kind.REQUEUE_AFTER)) {
+            writes.prune(scope, ownedTypes, object.getMetadata().getUid());
+        }
+        return result;
+    }
+
     /** The outcome's queue action, at the priority the key was handed out at. */
     private void requeue(ReconcileReport report) {
         ObjectKey key = report.key();
         switch (report.outcome().queueAction()) {
-            case FORGET -> queue.forget(key);
+            case FORGET -> {
+                queue.forget(key);
+                conflictBackoff.forget(key);
+            }
             case FORGET_AND_REQUEUE_AFTER_DELAY -> {
                 queue.forget(key);
+                conflictBackoff.forget(key);
                 queue.addAfter(key, report.delay(), report.priority());
             }
             case REQUEUE_WITH_BACKOFF -> queue.addRateLimited(key, report.priority());
+            case REQUEUE_WITH_CONFLICT_BACKOFF -> queue.addAfter(key, conflictBackoff.when(key), report.priority());
         }
     }
 
-    /** Logs the outcome (one line per reconcile that matters) and records its Events; 403s go to {@link Forbidden}. */
+    /**
+     * Logs the outcome (one line per reconcile that matters) and records its Events; refusals (403,
+     * 400, 422) go to {@link Refusals}.
+     */
     private void report(ReconcileReport report, T object) {
         ObjectKey key = report.key();
         int retries = report.retries();
         Throwable error = report.error();
         switch (report.outcome()) {
             case GONE -> {
-                forbidden.forget(key);
+                refusals.forget(key);
                 log.debug("Object gone, nothing to reconcile: controller={} key={}", config.name(), key);
             }
-            case SUCCESS, REQUEUE, REQUEUE_AFTER -> forbidden.succeeded(key, retries);
+            case SUCCESS, REQUEUE, REQUEUE_AFTER -> refusals.succeeded(key, retries);
             case CONFLICT -> log.debug("Conflict, requeued: controller={} key={} retry={}: {}", config.name(), key,
                     retries, error.getMessage());
             case TIMEOUT -> log.warn("Reconcile timed out after {} ms and was interrupted, retrying: controller={} "
                     + "key={} retry={}", config.reconcileTimeout().toMillis(), config.name(), key, retries);
             case TERMINAL_ERROR -> {
-                forbidden.forget(key);
+                refusals.forget(key);
                 events.warning(object, RECONCILE_FAILED_REASON, String.valueOf(error.getMessage()));
                 log.error("Reconcile failed terminally, not retrying: controller={} key={}: {}", config.name(), key,
                         error.getMessage());
                 log.debug("Terminal error stack trace: controller={} key={}", config.name(), key, error);
             }
             case ERROR -> {
-                if (forbidden.failed(key, object, retries, error)) {
+                if (refusals.failed(key, object, retries, error)) {
                     return;
                 }
                 if (retries == 0) {

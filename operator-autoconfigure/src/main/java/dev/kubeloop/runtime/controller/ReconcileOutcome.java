@@ -4,6 +4,7 @@ import dev.kubeloop.api.Result;
 import dev.kubeloop.api.TerminalException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
+import java.time.Duration;
 
 /**
  * How one processed key ended, and everything the runtime does about it: the one table of
@@ -18,15 +19,19 @@ import java.net.HttpURLConnection;
  * REQUEUE_AFTER    forget, after delay    no     no          requeue_after
  * ERROR            backoff                yes    yes         error
  * TERMINAL_ERROR   forget                 yes    no          error
- * CONFLICT         backoff                yes    yes         error
+ * CONFLICT         conflict backoff       yes    yes         error
  * TIMEOUT          backoff                yes    yes         error
  * </pre>
  *
- * Requeues keep the priority the key was handed out at. "interrupt?" says whether pausing the
+ * Requeues keep the priority the key was handed out at. A conflict's backoff is the key's own
+ * short exponential backoff ({@link #CONFLICT_BACKOFF_BASE} doubling to {@link #CONFLICT_BACKOFF_MAX}),
+ * apart from the controller's rate limiter: a 409 means a newer object is on its way through the
+ * informer, so it must not spend a token of the rate limiter's shared bucket (under a stream of
+ * changes, conflicts drained it and every retry queued behind it). "interrupt?" says whether pausing the
  * workers (leader election) can have caused the outcome by interrupting the reconcile: then the
  * reconcile decided nothing, and the key is queued again at once for the next start instead of
- * after a backoff. How each outcome is logged is {@link ReconcileHandler}'s business; a 403 among
- * the errors is {@link Forbidden}'s.
+ * after a backoff. How each outcome is logged is {@link ReconcileHandler}'s business; a refusal
+ * among the errors (403, 400, 422) is {@link Refusals}'.
  */
 public enum ReconcileOutcome {
 
@@ -42,7 +47,7 @@ public enum ReconcileOutcome {
     ERROR,
     /** A {@code TerminalException}: recorded, forgotten, not retried until the object changes. */
     TERMINAL_ERROR,
-    /** HTTP 409 from the API server: the cache was stale; queued again quietly with backoff. */
+    /** HTTP 409 from the API server: the cache was stale; queued again quietly after the key's conflict backoff. */
     CONFLICT,
     /** The reconcile ran past its timeout, was interrupted and ended by throwing; queued again with backoff. */
     TIMEOUT;
@@ -54,15 +59,23 @@ public enum ReconcileOutcome {
         /** Reset the key's backoff and queue it again after the result's delay. */
         FORGET_AND_REQUEUE_AFTER_DELAY,
         /** Queue it again after the key's next backoff delay. */
-        REQUEUE_WITH_BACKOFF
+        REQUEUE_WITH_BACKOFF,
+        /** Queue it again after the key's next conflict backoff delay, leaving the rate limiter alone. */
+        REQUEUE_WITH_CONFLICT_BACKOFF
     }
+
+    /** The first conflict of a key waits this long; each further one in a row twice as long. */
+    public static final Duration CONFLICT_BACKOFF_BASE = java.time.Duration.ofMillis(5);
+    /** The longest wait after a conflict: a key another writer keeps changing is retried once a second. */
+    public static final Duration CONFLICT_BACKOFF_MAX = java.time.Duration.ofSeconds(1);
 
     /** The queue action. */
     public QueueAction queueAction() {
         return switch (this) {
             case GONE, SUCCESS, TERMINAL_ERROR -> QueueAction.FORGET;
             case REQUEUE_AFTER -> QueueAction.FORGET_AND_REQUEUE_AFTER_DELAY;
-            case REQUEUE, ERROR, CONFLICT, TIMEOUT -> QueueAction.REQUEUE_WITH_BACKOFF;
+            case REQUEUE, ERROR, TIMEOUT -> QueueAction.REQUEUE_WITH_BACKOFF;
+            case CONFLICT -> QueueAction.REQUEUE_WITH_CONFLICT_BACKOFF;
         };
     }
 

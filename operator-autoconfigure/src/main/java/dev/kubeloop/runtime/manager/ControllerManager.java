@@ -1,7 +1,11 @@
 package dev.kubeloop.runtime.manager;
 
 import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.ReconcileTrigger;
+import dev.kubeloop.api.ReconcileTriggers;
 import dev.kubeloop.api.ResourceReconciler;
+import dev.kubeloop.api.watch.Watch;
+import dev.kubeloop.api.watch.WatchConfigurer;
 import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.Settings;
@@ -62,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * waits for a stop in progress, and a stop in progress never starts them again. The accessors read
  * volatile snapshots and never wait for a start or stop in progress, so a reconcile may call them.
  */
-public final class ControllerManager implements AutoCloseable {
+public final class ControllerManager implements ReconcileTriggers, AutoCloseable {
 
     /** How long the event writer may take to flush queued events at stop. */
     private static final Duration EVENT_FLUSH_TIMEOUT = Duration.ofSeconds(2);
@@ -92,6 +96,7 @@ public final class ControllerManager implements AutoCloseable {
     private final Supplier<RateLimiter<ObjectKey>> rateLimiters;
     private final Observers observers;
     private final int recentErrors;
+    private final boolean readYourWrites;
     private final Clock clock = Clock.systemUTC();
     private final InformerRegistry informers;
     private final EventBroadcaster events;
@@ -113,10 +118,11 @@ public final class ControllerManager implements AutoCloseable {
         this.rateLimiters = builder.rateLimiters;
         this.observers = new Observers(builder.observers);
         this.recentErrors = builder.recentErrors;
+        this.readYourWrites = builder.readYourWrites;
         this.gate = builder.gate;
         this.events = new EventBroadcaster(client);
         this.informers = new InformerRegistry(client, builder.stripManagedFields, builder.listPageSize,
-                observers::informerFailed, events.recorderFor(INFORMER_EVENT_SOURCE));
+                builder.optionalTypePollInterval, observers::informerFailed, events.recorderFor(INFORMER_EVENT_SOURCE));
         this.cacheStart = new CacheStart(() -> new ServedResourceCheck(client).check(typesInUse()), () -> {
             events.start();
             informers.start();
@@ -139,12 +145,18 @@ public final class ControllerManager implements AutoCloseable {
         if (state != State.NEW || cacheStart.begun()) {
             throw new IllegalStateException("controllers must be registered before the manager starts");
         }
+        ControllerConfig<T> effective = config;
+        if (reconciler instanceof WatchConfigurer<?> configurer && !config.declaredByReconciler()) {
+            @SuppressWarnings("unchecked")
+            WatchConfigurer<T> typed = (WatchConfigurer<T>) configurer;
+            effective = config.toBuilder().configuredBy(typed).build();
+        }
         if (controllers.containsKey(config.name())) {
             throw new KubeloopConfigurationException("Two reconcilers are named '" + config.name() + "'.",
                     "Give each reconciler a unique name with @Reconciler(name = ...).", config.name(), "name", null);
         }
-        ControllerWorkers<T> controller = new ControllerWorkers<>(config, reconciler,
-                new ControllerWorkers.Services(client, informers, timeouts, clock, recentErrors),
+        ControllerWorkers<T> controller = new ControllerWorkers<>(effective, reconciler,
+                new ControllerWorkers.Services(client, informers, timeouts, clock, recentErrors, readYourWrites),
                 events.recorderFor(config.name()), rateLimiters.get(), observers.controllerRegistered(config));
         controllers.put(config.name(), controller);
         Map<String, Controller<?>> views = new LinkedHashMap<>();
@@ -310,6 +322,33 @@ public final class ControllerManager implements AutoCloseable {
         return Optional.ofNullable(published.get(name));
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The trigger is the controller itself; keys queued before the manager starts wait for it.
+     */
+    @Override
+    public ReconcileTrigger of(String reconciler) {
+        Controller<?> controller = published.get(reconciler);
+        if (controller == null) {
+            throw new IllegalArgumentException("No reconciler is named '" + reconciler + "' (reconcilers: "
+                    + published.keySet() + ")");
+        }
+        return controller;
+    }
+
+    @Override
+    public ReconcileTrigger of(Class<? extends HasMetadata> primaryType) {
+        List<Controller<?>> matching = published.values().stream()
+                .filter(controller -> controller.config().primaryType().equals(primaryType)).toList();
+        if (matching.size() != 1) {
+            throw new IllegalArgumentException((matching.isEmpty() ? "No reconciler reconciles " : "Several "
+                    + "reconcilers reconcile ") + primaryType.getSimpleName() + " (reconcilers: "
+                    + published.keySet() + ")" + (matching.isEmpty() ? "" : ": name the one to trigger"));
+        }
+        return matching.get(0);
+    }
+
     /** The API server this manager talks to, for messages. */
     public String apiServerUrl() {
         return String.valueOf(client.getMasterUrl());
@@ -318,9 +357,17 @@ public final class ControllerManager implements AutoCloseable {
     private Map<Class<? extends HasMetadata>, Set<String>> typesInUse() {
         Map<Class<? extends HasMetadata>, Set<String>> users = new LinkedHashMap<>();
         for (Controller<?> controller : published.values()) {
-            users.computeIfAbsent(controller.config().primaryType(), t -> new LinkedHashSet<>()).add(controller.name());
-            for (Class<? extends HasMetadata> owned : controller.config().owns()) {
+            ControllerConfig<?> config = controller.config();
+            if (!config.declarations().optionalPrimary()) {
+                users.computeIfAbsent(config.primaryType(), t -> new LinkedHashSet<>()).add(controller.name());
+            }
+            for (Class<? extends HasMetadata> owned : config.owns()) {
                 users.computeIfAbsent(owned, t -> new LinkedHashSet<>()).add(controller.name());
+            }
+            for (Watch<?> watch : config.declarations().watches()) {
+                if (!watch.isOptional()) {
+                    users.computeIfAbsent(watch.type(), t -> new LinkedHashSet<>()).add(controller.name());
+                }
             }
         }
         return users;
@@ -395,9 +442,11 @@ public final class ControllerManager implements AutoCloseable {
         private Duration shutdownTimeout = Settings.SHUTDOWN_TIMEOUT.defaultValue();
         private boolean stripManagedFields = Settings.STRIP_MANAGED_FIELDS.defaultValue();
         private long listPageSize = Settings.INFORMER_LIST_PAGE_SIZE.defaultValue();
+        private Duration optionalTypePollInterval = Settings.OPTIONAL_TYPE_POLL_INTERVAL.defaultValue();
         private Supplier<RateLimiter<ObjectKey>> rateLimiters = RateLimiter::defaultControllerRateLimiter;
         private final List<ControllerObserver> observers = new ArrayList<>();
         private int recentErrors = Settings.INTROSPECTION_LAST_ERRORS.defaultValue();
+        private boolean readYourWrites = Settings.READ_YOUR_WRITES.defaultValue();
         private WorkGate gate = WorkGate.alwaysOpen();
 
         private Builder(KubernetesClient client) {
@@ -437,6 +486,12 @@ public final class ControllerManager implements AutoCloseable {
             return this;
         }
 
+        /** How often optional types (a CRD that may be absent) are checked for; default 10 s. */
+        public Builder optionalTypePollInterval(Duration interval) {
+            this.optionalTypePollInterval = Settings.OPTIONAL_TYPE_POLL_INTERVAL.check(interval);
+            return this;
+        }
+
         /**
          * Makes each controller's rate limiter (one per controller: backoff and bucket are per
          * controller, as in controller-runtime); default: client-go's controller rate limiter.
@@ -455,6 +510,17 @@ public final class ControllerManager implements AutoCloseable {
         /** How many failed reconciles each controller keeps for {@link Controller#status()}; default 20, 0 keeps none. */
         public Builder recentErrors(int count) {
             this.recentErrors = Settings.INTROSPECTION_LAST_ERRORS.check(count);
+            return this;
+        }
+
+        /**
+         * Whether a controller's reads (the primary a reconcile starts with, the cached objects it
+         * reads) return its own writes while the informers have not delivered them yet; default
+         * true. Off, such stale reads still happen and are counted
+         * ({@code kubeloop_read_your_writes_stale_reads_total{avoided="false"}}).
+         */
+        public Builder readYourWrites(boolean on) {
+            this.readYourWrites = on;
             return this;
         }
 

@@ -5,6 +5,8 @@ import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.runtime.controller.ControllerListener;
 import dev.kubeloop.runtime.controller.ReconcileReport;
+import dev.kubeloop.runtime.controller.WriteOperation;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -163,6 +165,39 @@ final class Observers implements ControllerObserver {
                     listener.reconcileFinished(report);
                 } catch (RuntimeException e) {
                     failed(listener, "reconcileFinished", e);
+                }
+            }
+        }
+
+        @Override
+        public void written(WriteOperation operation, boolean skipped) {
+            for (ControllerListener listener : listeners) {
+                try {
+                    listener.written(operation, skipped);
+                } catch (RuntimeException e) {
+                    failed(listener, "written", e);
+                }
+            }
+        }
+
+        @Override
+        public void staleRead(boolean avoided) {
+            for (ControllerListener listener : listeners) {
+                try {
+                    listener.staleRead(avoided);
+                } catch (RuntimeException e) {
+                    failed(listener, "staleRead", e);
+                }
+            }
+        }
+
+        @Override
+        public void cacheCaughtUp(Duration lag) {
+            for (ControllerListener listener : listeners) {
+                try {
+                    listener.cacheCaughtUp(lag);
+                } catch (RuntimeException e) {
+                    failed(listener, "cacheCaughtUp", e);
                 }
             }
         }

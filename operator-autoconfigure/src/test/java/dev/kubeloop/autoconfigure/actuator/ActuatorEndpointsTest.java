@@ -160,9 +160,9 @@ class ActuatorEndpointsTest {
         assertThat(metrics.value("workqueue_longest_running_processor_seconds", "name", "widget", "controller",
                 "widget")).contains(0.0);
         assertThat(metrics.value("kubeloop_informer_cached_objects", "group", "kubeloop.dev", "version", "v1",
-                "kind", "Widget", "watch_namespace", "*", "label_selector", "")).contains(5.0);
+                "kind", "Widget", "watch_namespace", "*", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(5.0);
         assertThat(metrics.value("kubeloop_informer_watch_restarts_total", "group", "kubeloop.dev", "version", "v1",
-                "kind", "Widget", "watch_namespace", "*", "label_selector", "")).contains(0.0);
+                "kind", "Widget", "watch_namespace", "*", "label_selector", "", "field_selector", "", "metadata_only", "false")).contains(0.0);
     }
 
     @Test
@@ -222,6 +222,13 @@ class ActuatorEndpointsTest {
         assertThat((String) widget.get("lastSuccess")).isNotBlank();
         assertThat(map(widget.get("reconciles"))).containsEntry("success", 4).containsEntry("terminal_error", 1)
                 .containsEntry("error", 1).containsEntry("requeue", 1).containsEntry("requeue_after", 1);
+        Map<String, Object> writes = map(widget.get("writes"));
+        assertThat(map(writes.get("sent"))).containsOnlyKeys("apply", "apply_status", "update_status", "finalizer",
+                "prune").containsEntry("apply", 0);
+        assertThat(map(writes.get("skipped"))).containsEntry("apply_status", 0);
+        assertThat(map(writes.get("readYourWrites"))).containsEntry("staleReadsAvoided", 0)
+                .containsEntry("staleReadsNotAvoided", 0).containsEntry("pendingWrites", 0)
+                .containsKeys("cacheCatchUps", "lastCacheLagSeconds", "maxCacheLagSeconds");
         assertThat(list(widget.get("informers"))).singleElement().satisfies(informer -> assertThat(informer)
                 .containsEntry("resource", "widgets.kubeloop.dev").containsEntry("namespace", "all")
                 .containsEntry("synced", true).containsEntry("cachedObjects", 5)

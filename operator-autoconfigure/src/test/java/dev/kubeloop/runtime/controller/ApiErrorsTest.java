@@ -20,6 +20,7 @@ import dev.kubeloop.testing.RecordingReconciler.Call;
 import dev.kubeloop.testing.SteadyUpdates;
 import dev.kubeloop.testing.Widget;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -49,8 +51,8 @@ import org.springframework.boot.health.contributor.Status;
  * ({@code requestRetryBackoffLimit}, default 10 retries, {@code requestRetryBackoffInterval} 100 ms
  * doubling up to 3.2 s; it reads {@code Retry-After} but waits its own interval). So with the
  * client as the operator builds it, 429 and 500 never reach the work queue, and 409 (which the
- * client does not retry) is retried by the work queue with the key's backoff. With the client's
- * retries off, the work queue retries everything.
+ * client does not retry) is retried by the work queue with the key's conflict backoff, which spends
+ * nothing of the rate limiter. With the client's retries off, the work queue retries everything.
  *
  * <p>Backoff is checked on the "quiet" objects: after the start they get exactly one spec change,
  * so every further reconcile of theirs is a work queue retry (a "busy" object's retry may be cut
@@ -75,6 +77,8 @@ class ApiErrorsTest extends MockClusterTestSupport {
     private static final Duration CONVERGE_DEADLINE = Duration.ofSeconds(60);
 
     private final AtomicInteger writes = new AtomicInteger();
+    /** Whether the call of key@retryCount ended in a 409: its retry waits for the conflict backoff. */
+    private final Map<String, Boolean> endedInConflict = new ConcurrentHashMap<>();
     private final List<String> busy = names("busy", BUSY);
     private final List<String> quiet = names("quiet", QUIET);
     /** The failures are provoked: counted here, not printed. */
@@ -184,7 +188,15 @@ class ApiErrorsTest extends MockClusterTestSupport {
         widget.setStatus(new Widget.Status());
         widget.getStatus().setObservedGeneration(generation);
         writes.incrementAndGet();
-        context.updateStatus(widget);
+        boolean conflict = false;
+        try {
+            context.updateStatus(widget);
+        } catch (KubernetesClientException e) {
+            conflict = e.getCode() == 409;
+            throw e;
+        } finally {
+            endedInConflict.put(context.key().toString() + "@" + context.retryCount(), conflict);
+        }
         return Result.done();
     }
 
@@ -299,10 +311,13 @@ class ApiErrorsTest extends MockClusterTestSupport {
 
     /**
      * For each retry of one of {@code keys} (a call whose retry count is one more than the call
-     * before it), asserts it started at least {@code base * 2^(retry - 1)} after that call; returns
-     * how many retries it checked.
+     * before it), asserts it started at least as long after that call as its backoff: after a
+     * conflict, the key's conflict backoff ({@link ReconcileOutcome#CONFLICT_BACKOFF_BASE} doubling
+     * per conflict since the key's last success); after another error, the rate limiter's
+     * ({@code base * 2^(errors - 1)}, or longer when its bucket is empty). Returns how many retries
+     * it checked.
      */
-    private static int assertRetriesBackedOff(List<Call> calls, Set<String> keys) {
+    private int assertRetriesBackedOff(List<Call> calls, Set<String> keys) {
         Map<String, List<Call>> byKey = new HashMap<>();
         for (Call call : calls) {
             if (keys.contains(call.key().substring(NS.length() + 1))) {
@@ -311,17 +326,35 @@ class ApiErrorsTest extends MockClusterTestSupport {
         }
         int checked = 0;
         for (List<Call> keyCalls : byKey.values()) {
+            int conflicts = 0;
+            int errors = 0;
             for (int i = 1; i < keyCalls.size(); i++) {
                 Call earlier = keyCalls.get(i - 1);
                 Call later = keyCalls.get(i);
-                if (later.retryCount() == earlier.retryCount() + 1) {
-                    assertThat(Duration.ofNanos(later.startedNanos() - earlier.startedNanos()))
-                            .as("%s retry %d", later.key(), later.retryCount())
-                            .isGreaterThanOrEqualTo(BASE.multipliedBy(1L << (later.retryCount() - 1)));
-                    checked++;
+                if (later.retryCount() != earlier.retryCount() + 1) {
+                    conflicts = 0;
+                    errors = 0;
+                    continue;
                 }
+                Duration backoff;
+                if (endedInConflict.getOrDefault(earlier.key() + "@" + earlier.retryCount(), false)) {
+                    conflicts++;
+                    backoff = min(ReconcileOutcome.CONFLICT_BACKOFF_BASE.multipliedBy(1L << Math.min(conflicts - 1,
+                            20)), ReconcileOutcome.CONFLICT_BACKOFF_MAX);
+                } else {
+                    errors++;
+                    backoff = BASE.multipliedBy(1L << (errors - 1));
+                }
+                assertThat(Duration.ofNanos(later.startedNanos() - earlier.startedNanos()))
+                        .as("%s retry %d (%d conflicts, %d errors)", later.key(), later.retryCount(), conflicts, errors)
+                        .isGreaterThanOrEqualTo(backoff);
+                checked++;
             }
         }
         return checked;
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 }

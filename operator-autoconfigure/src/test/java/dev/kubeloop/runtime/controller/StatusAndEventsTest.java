@@ -43,7 +43,7 @@ class StatusAndEventsTest extends MockClusterTestSupport {
         eventually().until(() -> requestsOfTheWrite.get() != null);
         assertThat(requestsOfTheWrite.get()).singleElement().satisfies(request -> {
             assertThat(request.getMethod()).isEqualTo("PATCH");
-            assertThat(request.getPath()).isEqualTo("/apis/kubeloop.dev/v1/namespaces/ns/widgets/a/status");
+            assertThat(request.getPath()).isEqualTo("/apis/kubeloop.dev/v1/namespaces/ns/widgets/a/status?fieldManager=widget");
             assertThat(request.getHeader("Content-Type")).startsWith("application/json-patch+json");
             assertThat(request.getUtf8Body()).doesNotContain("spec", "red");
         });

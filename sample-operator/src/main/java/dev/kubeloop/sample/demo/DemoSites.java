@@ -33,7 +33,7 @@ final class DemoSites implements ApplicationListener<ApplicationReadyEvent> {
             site.setMetadata(new ObjectMetaBuilder().withNamespace(NAMESPACE).withName(name).build());
             WebsiteSpec spec = new WebsiteSpec();
             spec.setReplicas(name.equals("hello") ? 1 : 2);
-            spec.setHtml("<h1>" + name + "</h1><p>Served by the Kubeloop sample operator.</p>");
+            spec.setPage("<h1>" + name + "</h1><p>Served by the Kubeloop sample operator.</p>");
             site.setSpec(spec);
             server.client().resource(site).create();
         }

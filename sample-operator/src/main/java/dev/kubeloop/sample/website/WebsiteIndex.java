@@ -1,21 +1,18 @@
 package dev.kubeloop.sample.website;
 
-import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.ApplyOptions;
 import dev.kubeloop.api.ReconcileContext;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
- * The {@code website-index} ConfigMap of a namespace: one entry per Website (name → URL), kept
- * by reconcile and cleared by cleanup before the finalizer goes. It is shared by every Website of
- * the namespace, so writes are read-modify-update on the cached resourceVersion: two workers
- * racing on it get a 409 each but the first, and the runtime requeues the others quietly.
- * Stateless.
+ * The {@code website-index} ConfigMap of a namespace: one entry per Website (name → URL). Every
+ * Website of the namespace writes to it, so each one applies only its own entry, as its own field
+ * manager ({@code website-index/<name>}): server-side apply merges the entries, and no write is
+ * locked on the ConfigMap's resourceVersion, so concurrent reconciles never conflict on it.
+ * Cleanup applies the entry away (a manager that stops applying a field removes it). Not owned by
+ * any Website: it outlives them. Stateless.
  */
 final class WebsiteIndex {
 
@@ -24,49 +21,26 @@ final class WebsiteIndex {
     private WebsiteIndex() {
     }
 
-    /** Adds or corrects the site's entry; true if the index was written. */
-    static boolean put(Website site, ReconcileContext<Website> context) {
-        String name = site.getMetadata().getName();
-        String url = WebsiteResources.url(site);
-        Optional<ConfigMap> cached = cached(site, context);
-        if (cached.isEmpty()) {
-            context.client().resource(new ConfigMapBuilder().withNewMetadata().withName(NAME)
-                    .withNamespace(site.getMetadata().getNamespace())
-                    .addToLabels("app.kubernetes.io/managed-by", "kubeloop-sample-operator").endMetadata()
-                    .addToData(name, url).build()).create();
-            return true;
-        }
-        if (Objects.equals(entries(cached.get()).get(name), url)) {
-            return false;
-        }
-        return write(context, cached.get(), entries -> entries.put(name, url));
+    /** Applies the site's entry. */
+    static void put(Website site, String url, ReconcileContext<Website> context) {
+        context.apply(index(site).addToData(site.getMetadata().getName(), url).build(), entryOf(site));
     }
 
-    /** Removes the site's entry; true if the index was written. */
-    static boolean remove(Website site, ReconcileContext<Website> context) {
-        String name = site.getMetadata().getName();
-        Optional<ConfigMap> cached = cached(site, context);
-        if (cached.isEmpty() || !entries(cached.get()).containsKey(name)) {
-            return false;
-        }
-        return write(context, cached.get(), entries -> entries.remove(name));
+    /** Removes the site's entry: the site's manager applies the index without it. */
+    static void remove(Website site, ReconcileContext<Website> context) {
+        context.apply(index(site).build(), entryOf(site));
     }
 
     static Map<String, String> entries(ConfigMap index) {
-        return index.getData() == null ? Map.of() : index.getData();
+        return index == null || index.getData() == null ? Map.of() : index.getData();
     }
 
-    private static Optional<ConfigMap> cached(Website site, ReconcileContext<Website> context) {
-        return context.cached(ConfigMap.class, new ObjectKey(site.getMetadata().getNamespace(), NAME));
+    private static ConfigMapBuilder index(Website site) {
+        return new ConfigMapBuilder().withNewMetadata().withName(NAME).withNamespace(site.getMetadata().getNamespace())
+                .addToLabels("app.kubernetes.io/managed-by", "kubeloop-sample-operator").endMetadata();
     }
 
-    private static boolean write(ReconcileContext<Website> context, ConfigMap cached,
-            Consumer<Map<String, String>> change) {
-        ConfigMap copy = context.client().getKubernetesSerialization().clone(cached);
-        Map<String, String> entries = new LinkedHashMap<>(entries(copy));
-        change.accept(entries);
-        copy.setData(entries);
-        context.client().resource(copy).update(); // locked on the cached resourceVersion
-        return true;
+    private static ApplyOptions entryOf(Website site) {
+        return ApplyOptions.defaults().fieldManager("website-index/" + site.getMetadata().getName()).notOwned();
     }
 }

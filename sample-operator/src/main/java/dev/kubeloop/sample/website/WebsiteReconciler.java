@@ -1,32 +1,62 @@
 package dev.kubeloop.sample.website;
 
+import dev.kubeloop.api.ApiRefusal;
 import dev.kubeloop.api.Cleaner;
+import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.Reconciler;
 import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.api.Result;
+import dev.kubeloop.api.conditions.ConditionStatus;
+import dev.kubeloop.api.conditions.Conditions;
+import dev.kubeloop.api.watch.Mappers;
+import dev.kubeloop.api.watch.Watch;
+import dev.kubeloop.api.watch.WatchConfigurer;
+import dev.kubeloop.api.watch.Watches;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Serves each Website with nginx: a ConfigMap with the page, a Deployment mounting it and a
- * Service, all controlled by the Website (Kubernetes garbage-collects them with it). The three kinds
- * are watched as owned, so an edited or deleted one is repaired at once. Status carries
- * observedGeneration, the ready replicas, the URL and the Ready/Progressing/Degraded conditions.
+ * Service, applied with server-side apply and controlled by the Website (Kubernetes
+ * garbage-collects them with it). The kinds are watched as owned, so an edited or deleted one is
+ * repaired at once; Kubeloop sends nothing when they are as applied, and records Created, Updated
+ * and Repaired events. Status carries observedGeneration, the ready replicas, the URL and
+ * the Ready/Progressing/Degraded conditions, applied with {@code applyStatus}.
  *
- * <p>A spec the CRD schema cannot reject (an image reference that does not parse) gets
- * {@code Ready=False, reason=InvalidSpec} and one Warning event, and is not retried: the next
- * reconcile comes with the next spec change. Cleanup (behind Kubeloop's finalizer) removes the
- * site from the namespace's {@code website-index} ConfigMap before the Website goes.
+ * <p>TLS: {@code spec.tls.secretName} names a Secret the Website does not own. The reconciler
+ * watches Secrets metadata-only (it never reads key material; nginx mounts the Secret) and finds
+ * the Websites a Secret's change concerns through the index {@value #TLS_SECRET_INDEX}, so a
+ * created, rotated or deleted certificate reconciles exactly the Websites that name it. While the
+ * Secret is missing, the site is served over HTTP only and says so in its conditions; the ConfigMap
+ * with nginx's HTTPS server block, applied only while there is a certificate, is then pruned.
+ *
+ * <p>A spec the CRD schema cannot reject (an image reference that does not parse, a name that
+ * cannot name a Service) gets {@code Ready=False, reason=InvalidSpec} and one Warning event, and is
+ * not retried: the next reconcile comes with the next spec change. An object the API server
+ * refuses anyway gets {@code reason=ObjectRejected} (Kubeloop logs the refusal and records a
+ * Warning event once per generation, and retries with backoff). Cleanup (behind Kubeloop's
+ * finalizer) removes the site from the namespace's {@code website-index} ConfigMap.
  */
 @Reconciler(name = "website", workers = 2, owns = {ConfigMap.class, Deployment.class, Service.class})
-public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<Website> {
+public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<Website>, WatchConfigurer<Website> {
 
+    static final String READY = "Ready";
+    static final String PROGRESSING = "Progressing";
+    static final String DEGRADED = "Degraded";
     static final String INVALID_SPEC = "InvalidSpec";
+    static final String OBJECT_REJECTED = "ObjectRejected";
+    static final String TLS_SECRET_NOT_FOUND = "TLSSecretNotFound";
+    /** Websites by the name of the TLS Secret they refer to. */
+    static final String TLS_SECRET_INDEX = "spec.tls.secretName";
 
     private final Clock clock;
 
@@ -39,115 +69,119 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
     }
 
     @Override
+    public void configureWatches(Watches<Website> watches) {
+        watches.index(Website.class, TLS_SECRET_INDEX, site -> {
+            String secret = WebsiteResources.tlsSecretName(site);
+            return secret == null ? List.of() : List.of(secret);
+        }).watch(Watch.of(Secret.class).metadataOnly().mapper(Mappers.byIndex(Website.class, TLS_SECRET_INDEX)));
+    }
+
+    @Override
     public Result reconcile(Website site, ReconcileContext<Website> context) {
-        if (!ImageReference.isValid(site.getSpec().getImage())) {
-            return invalidSpec(site, context, "spec.image \"" + site.getSpec().getImage()
-                    + "\" is not a valid image reference");
+        Optional<String> problem = WebsiteValidation.problem(site);
+        if (problem.isPresent()) {
+            return notServable(site, context, INVALID_SPEC, problem.get());
         }
+        String tlsSecretName = WebsiteResources.tlsSecretName(site);
+        Secret tlsSecret = tlsSecretName == null ? null
+                : context.cached(Secret.class, ObjectKey.of(site.getMetadata().getNamespace(), tlsSecretName))
+                        .orElse(null);
+        boolean tls = tlsSecret != null;
+        Deployment deployment;
         try {
-            report(site, context, "ConfigMap", WebsiteResources.contentName(site),
-                    OwnedObjects.ensure(site, context, WebsiteResources.content(site)));
-            report(site, context, "Deployment", site.getMetadata().getName(),
-                    OwnedObjects.ensure(site, context, WebsiteResources.deployment(site)));
-            report(site, context, "Service", site.getMetadata().getName(),
-                    OwnedObjects.ensure(site, context, WebsiteResources.service(site)));
-        } catch (OwnedObjects.ForeignObjectException e) {
-            return blocked(site, context, e.getMessage());
+            context.apply(WebsiteResources.content(site));
+            if (tls) {
+                context.apply(WebsiteResources.tlsConfig(site)); // not applied without TLS: then pruned
+            }
+            deployment = context.apply(WebsiteResources.deployment(site, tlsSecret));
+            context.apply(WebsiteResources.service(site, tls));
+        } catch (KubernetesClientException e) {
+            Optional<ApiRefusal> refusal = ApiRefusal.of(e).filter(ApiRefusal::invalid);
+            if (refusal.isPresent()) {
+                setNotServable(site, OBJECT_REJECTED, refusal.get().describe());
+                context.applyStatus(site);
+            }
+            throw e; // Kubeloop reports the refusal once per generation and retries with backoff
         }
-        WebsiteIndex.put(site, context);
-        writeStatus(site, context, observed(site, context));
+        String url = WebsiteResources.url(site, tls);
+        WebsiteIndex.put(site, url, context);
+        String tlsProblem = tlsSecretName == null || tls ? null : "Secret " + tlsSecretName + " (spec.tls.secretName) "
+                + "not found in namespace " + site.getMetadata().getNamespace() + "; serving HTTP only until it exists";
+        observe(site, deployment, url, tlsProblem);
+        // the Secret's absence is said once, in a Warning event; its creation reconciles the site, through the watch
+        if (tlsProblem != null && condition(site, DEGRADED, true, TLS_SECRET_NOT_FOUND, tlsProblem)) {
+            context.events().warning(site, TLS_SECRET_NOT_FOUND, tlsProblem);
+        } else if (tlsProblem == null) {
+            condition(site, DEGRADED, false, "AsExpected", "Owned objects are in place");
+        }
+        context.applyStatus(site);
         return Result.done();
     }
 
     @Override
     public Result cleanup(Website site, ReconcileContext<Website> context) {
-        if (WebsiteIndex.remove(site, context)) {
-            context.log().info("Removed {} from {}", site.getMetadata().getName(), WebsiteIndex.NAME);
-        }
+        WebsiteIndex.remove(site, context);
         return Result.done();
-    }
-
-    /** Status from what the caches show: the Deployment's ready replicas decide Ready and Progressing. */
-    private WebsiteStatus observed(Website site, ReconcileContext<Website> context) {
-        int desired = site.getSpec().getReplicas() == null ? 1 : site.getSpec().getReplicas();
-        int ready = context.owned(Deployment.class).stream()
-                .filter(d -> d.getStatus() != null && d.getStatus().getReadyReplicas() != null)
-                .mapToInt(d -> d.getStatus().getReadyReplicas()).findFirst().orElse(0);
-        long generation = site.getMetadata().getGeneration() == null ? 0 : site.getMetadata().getGeneration();
-        WebsiteStatus status = copyOf(site.getStatus());
-        status.setObservedGeneration(generation);
-        status.setReadyReplicas(ready);
-        status.setUrl(WebsiteResources.url(site));
-        Instant now = clock.instant();
-        boolean available = ready >= desired;
-        String progress = ready + "/" + desired + " replicas ready";
-        Conditions.set(status, Conditions.READY, available, desired == 0 ? "ScaledToZero" : available ? "Available"
-                : "ReplicasNotReady", progress, generation, now);
-        Conditions.set(status, Conditions.PROGRESSING, !available, available ? "Complete" : "RollingOut", progress,
-                generation, now);
-        Conditions.set(status, Conditions.DEGRADED, false, "AsExpected", "Owned objects are in place", generation,
-                now);
-        return status;
-    }
-
-    private Result invalidSpec(Website site, ReconcileContext<Website> context, String message) {
-        return notServable(site, context, INVALID_SPEC, message);
-    }
-
-    private Result blocked(Website site, ReconcileContext<Website> context, String message) {
-        return notServable(site, context, "ResourceConflict", message);
     }
 
     /**
-     * The site cannot be served until its spec (or the blocking object) changes: say so in status
-     * and once in a Warning event, and do not retry (a retry would fail the same way).
+     * Status from what the apply returned: the Deployment's ready replicas decide Ready and
+     * Progressing; a missing TLS Secret ({@code tlsProblem}) keeps the site from being Ready.
+     */
+    private void observe(Website site, Deployment deployment, String url, String tlsProblem) {
+        int desired = site.getSpec().getReplicas() == null ? 1 : site.getSpec().getReplicas();
+        int ready = deployment.getStatus() == null || deployment.getStatus().getReadyReplicas() == null ? 0
+                : deployment.getStatus().getReadyReplicas();
+        WebsiteStatus status = statusOf(site);
+        status.setReadyReplicas(ready);
+        status.setUrl(url);
+        boolean available = ready >= desired;
+        String progress = ready + "/" + desired + " replicas ready";
+        if (tlsProblem != null) {
+            condition(site, READY, false, TLS_SECRET_NOT_FOUND, tlsProblem);
+        } else {
+            condition(site, READY, available, desired == 0 ? "ScaledToZero" : available ? "Available"
+                    : "ReplicasNotReady", progress);
+        }
+        condition(site, PROGRESSING, !available, available ? "Complete" : "RollingOut", progress);
+    }
+
+    /**
+     * The site cannot be served until its spec changes: say so in status and, once per generation,
+     * in a Warning event; do not retry (a retry would fail the same way).
      */
     private Result notServable(Website site, ReconcileContext<Website> context, String reason, String message) {
-        long generation = site.getMetadata().getGeneration() == null ? 0 : site.getMetadata().getGeneration();
-        WebsiteStatus status = copyOf(site.getStatus());
-        boolean alreadyReported = status.condition(Conditions.READY)
-                .filter(c -> reason.equals(c.getReason()) && message.equals(c.getMessage())
-                        && Long.valueOf(generation).equals(c.getObservedGeneration()))
-                .isPresent();
-        status.setObservedGeneration(generation);
-        Instant now = clock.instant();
-        Conditions.set(status, Conditions.READY, false, reason, message, generation, now);
-        Conditions.set(status, Conditions.PROGRESSING, false, reason, message, generation, now);
-        Conditions.set(status, Conditions.DEGRADED, true, reason, message, generation, now);
-        writeStatus(site, context, status);
-        if (!alreadyReported) {
+        if (setNotServable(site, reason, message)) {
             context.events().warning(site, reason, message);
             context.log().warn("Website cannot be served: {}", message);
         }
+        context.applyStatus(site);
         return Result.done();
     }
 
-    private static void writeStatus(Website site, ReconcileContext<Website> context, WebsiteStatus status) {
-        if (!status.equals(site.getStatus())) {
-            site.setStatus(status);
-            context.updateStatus(site);
-        }
+    /** Sets the not-servable conditions; true if they changed (a new reason, message or generation). */
+    private boolean setNotServable(Website site, String reason, String message) {
+        boolean changed = condition(site, READY, false, reason, message);
+        changed |= condition(site, PROGRESSING, false, reason, message);
+        return condition(site, DEGRADED, true, reason, message) || changed;
     }
 
-    private static void report(Website site, ReconcileContext<Website> context, String kind, String name,
-            OwnedObjects.Change change) {
-        switch (change) {
-            case CREATED -> context.events().normal(site, "Created", "Created " + kind + " " + name);
-            case REPAIRED -> context.events().normal(site, "Repaired", kind + " " + name
-                    + " had drifted from the Website's spec and was updated");
-            case NONE -> { }
-        }
+    /** Sets a condition for the site's generation; lastTransitionTime moves only when its status flips. */
+    private boolean condition(Website site, String type, boolean value, String reason, String message) {
+        Long generation = site.getMetadata().getGeneration();
+        WebsiteStatus status = statusOf(site);
+        status.setObservedGeneration(generation);
+        return Conditions.set(status.getConditions(), type, ConditionStatus.of(value), reason, message, generation,
+                Instant.now(clock));
     }
 
-    private static WebsiteStatus copyOf(WebsiteStatus status) {
-        WebsiteStatus copy = new WebsiteStatus();
-        if (status != null) {
-            copy.setObservedGeneration(status.getObservedGeneration());
-            copy.setReadyReplicas(status.getReadyReplicas());
-            copy.setUrl(status.getUrl());
-            copy.setConditions(status.getConditions() == null ? new ArrayList<>()
-                    : new ArrayList<>(status.getConditions()));
+    private static WebsiteStatus statusOf(Website site) {
+        if (site.getStatus() == null) {
+            site.setStatus(new WebsiteStatus());
         }
-        return copy;
+        if (site.getStatus().getConditions() == null) {
+            site.getStatus().setConditions(new ArrayList<>());
+        }
+        return site.getStatus();
     }
 }

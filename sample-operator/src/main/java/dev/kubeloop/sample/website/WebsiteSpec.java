@@ -6,7 +6,10 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 
-/** What the user wants: how many nginx replicas serve which page with which image. */
+/**
+ * What the user wants: how many nginx replicas serve which page with which image. v1 named the
+ * page {@code spec.page}; v1alpha1 called it {@code spec.html} (see {@code v1alpha1.WebsiteSpec}).
+ */
 public class WebsiteSpec {
 
     public static final String DEFAULT_IMAGE = "nginx:1.27-alpine";
@@ -22,9 +25,13 @@ public class WebsiteSpec {
     @Size(min = 1, max = 512)
     private String image = DEFAULT_IMAGE;
 
-    @JsonPropertyDescription("The page content, served as index.html.")
+    @JsonPropertyDescription("The page content, served as index.html; left empty, the operator's defaulter "
+            + "puts a page naming the site.")
     @Size(max = 262144)
-    private String html = "";
+    private String page = "";
+
+    @JsonPropertyDescription("Serve the page over HTTPS with the certificate of a Secret; absent: HTTP only.")
+    private WebsiteTls tls;
 
     public Integer getReplicas() {
         return replicas;
@@ -42,11 +49,19 @@ public class WebsiteSpec {
         this.image = image;
     }
 
-    public String getHtml() {
-        return html;
+    public String getPage() {
+        return page;
     }
 
-    public void setHtml(String html) {
-        this.html = html;
+    public void setPage(String page) {
+        this.page = page;
+    }
+
+    public WebsiteTls getTls() {
+        return tls;
+    }
+
+    public void setTls(WebsiteTls tls) {
+        this.tls = tls;
     }
 }

@@ -50,15 +50,14 @@ class HelmChartTest {
         RenderedChart chart = RenderedChart.render(Map.of());
 
         assertThat(chart.kinds()).containsExactlyInAnyOrder("ServiceAccount", "Role", "RoleBinding", "ClusterRole",
-                "ClusterRoleBinding", "Service", "Deployment", "PodDisruptionBudget");
+                "ClusterRoleBinding", "Service", "Deployment", "PodDisruptionBudget", "CustomResourceDefinition",
+                "Secret", "Service", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration");
         Deployment deployment = chart.one(Deployment.class);
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
         assertThat(deployment.getMetadata().getNamespace()).isEqualTo(RenderedChart.NAMESPACE);
         Container operator = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
-        assertThat(operator.getPorts()).singleElement().satisfies(port -> {
-            assertThat(port.getName()).isEqualTo("management");
-            assertThat(port.getContainerPort()).isEqualTo(8081);
-        });
+        assertThat(operator.getPorts()).filteredOn(port -> port.getName().equals("management")).singleElement()
+                .satisfies(port -> assertThat(port.getContainerPort()).isEqualTo(8081));
         assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
         assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
         assertThat(operator.getStartupProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
@@ -78,8 +77,9 @@ class HelmChartTest {
         assertThat(operator.getResources().getRequests()).containsKeys("cpu", "memory");
         assertThat(deployment.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds()).isEqualTo(45L);
         assertThat(chart.one(PodDisruptionBudget.class).getSpec().getMinAvailable().getIntVal()).isEqualTo(1);
-        assertThat(chart.one(Service.class).getSpec().getPorts()).singleElement()
-                .satisfies(port -> assertThat(port.getTargetPort().getStrVal()).isEqualTo("management"));
+        assertThat(chart.all(Service.class)).filteredOn(service -> service.getMetadata().getName().endsWith("-metrics"))
+                .singleElement().satisfies(service -> assertThat(service.getSpec().getPorts()).singleElement()
+                        .satisfies(port -> assertThat(port.getTargetPort().getStrVal()).isEqualTo("management")));
         assertThat(chart.one(ServiceAccount.class).getMetadata().getName())
                 .isEqualTo(deployment.getSpec().getTemplate().getSpec().getServiceAccountName());
     }
@@ -117,7 +117,7 @@ class HelmChartTest {
         RenderedChart chart = RenderedChart.render(Map.of());
         List<PolicyRule> clusterRules = chart.one(ClusterRole.class).getRules();
         assertThat(resources(clusterRules)).containsExactlyInAnyOrder("websites", "websites/status",
-                "websites/finalizers", "configmaps", "services", "deployments", "events");
+                "websites/finalizers", "configmaps", "services", "deployments", "secrets", "events");
         Role leases = chart.one(Role.class);
         assertThat(leases.getMetadata().getNamespace()).isEqualTo(RenderedChart.NAMESPACE);
         assertThat(leases.getRules()).singleElement().satisfies(rule -> {
@@ -128,7 +128,7 @@ class HelmChartTest {
         for (List<PolicyRule> rules : List.of(clusterRules, leases.getRules())) {
             assertThat(rules).allSatisfy(rule -> {
                 assertThat(rule.getVerbs()).doesNotContain("*");
-                assertThat(rule.getResources()).doesNotContain("*", "secrets");
+                assertThat(rule.getResources()).doesNotContain("*");
                 assertThat(rule.getApiGroups()).doesNotContain("*");
                 assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
             });
@@ -146,8 +146,13 @@ class HelmChartTest {
         chart.all(Role.class).forEach(role -> rules.addAll(role.getRules()));
         assertThat(rules).isNotEmpty().allSatisfy(rule -> {
             assertThat(rule.getVerbs()).isNotEmpty().doesNotContain("*", "escalate", "bind", "impersonate");
-            assertThat(rule.getResources()).isNotEmpty().doesNotContain("*", "secrets", "serviceaccounts/token",
+            assertThat(rule.getResources()).isNotEmpty().doesNotContain("*", "serviceaccounts/token",
                     "pods/exec", "roles", "clusterroles", "rolebindings", "clusterrolebindings");
+            if (rule.getResources().contains("secrets")) {
+                // the TLS Secrets Websites name are watched metadata-only: never read one by name, never write
+                assertThat(rule.getResources()).containsExactly("secrets");
+                assertThat(rule.getVerbs()).containsExactlyInAnyOrder("list", "watch");
+            }
             assertThat(rule.getApiGroups()).doesNotContain("*");
             assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
             assertThat(rule.getResourceNames()).isNullOrEmpty();
@@ -179,8 +184,9 @@ class HelmChartTest {
                 .as("pods that merely use the account get no token").isFalse();
         PodSpec pod = chart.one(Deployment.class).getSpec().getTemplate().getSpec();
         assertThat(pod.getAutomountServiceAccountToken()).as("the operator needs its token, and asks for it").isTrue();
-        assertThat(pod.getVolumes()).as("no secret volumes: the token is the projected one Kubernetes mounts")
-                .allSatisfy(volume -> assertThat(volume.getSecret()).isNull());
+        assertThat(pod.getVolumes()).as("no secret volumes but the webhook's serving certificate: the token is the "
+                + "projected one Kubernetes mounts").allSatisfy(volume -> assertThat(volume.getSecret() == null
+                        || volume.getSecret().getSecretName().equals("kl-sample-operator-webhook-tls")).isTrue());
         assertThat(pod.getContainers()).allSatisfy(container -> assertThat(container.getEnv())
                 .allSatisfy(env -> assertThat(env.getValueFrom() == null || env.getValueFrom().getSecretKeyRef() == null)
                         .as("env %s from a secret", env.getName()).isTrue()));
@@ -250,9 +256,9 @@ class HelmChartTest {
     void theChartsCrdIsTheOneGeneratedFromTheJavaClasses() throws Exception {
         String name = "websites.sample.kubeloop.dev-v1.yml";
         Path generated = Path.of("target", "classes", "META-INF", "fabric8", name);
-        Path inChart = RenderedChart.CHART.resolve("crds").resolve(name);
+        Path inChart = RenderedChart.CHART.resolve("files").resolve(name);
         assertThat(generated).as("generated by the crd-generator-maven-plugin").exists();
-        assertThat(Files.readString(inChart)).as("helm/sample-operator/crds/" + name
+        assertThat(Files.readString(inChart)).as("helm/sample-operator/files/" + name
                 + " has drifted from the generated CRD; copy " + generated + " over it").isEqualTo(Files.readString(generated));
     }
 

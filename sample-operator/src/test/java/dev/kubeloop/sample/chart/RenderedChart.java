@@ -23,24 +23,44 @@ public final class RenderedChart {
     static final Path CHART = Path.of("..", "helm", "sample-operator");
     static final String RELEASE = "kl";
     static final String NAMESPACE = "operators";
+    static final String KUBE_VERSION = "1.31.0";
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private final List<HasMetadata> objects;
+    private final String manifest;
 
-    private RenderedChart(List<HasMetadata> objects) {
+    private RenderedChart(List<HasMetadata> objects, String manifest) {
         this.objects = objects;
+        this.manifest = manifest;
     }
 
+    /** Rendered for a current Kubernetes ({@value #KUBE_VERSION}), as {@code helm install} would render it there. */
     static RenderedChart render(Map<String, Object> values) {
-        return render(RELEASE, NAMESPACE, values);
+        return render(RELEASE, NAMESPACE, KUBE_VERSION, values);
     }
 
     /** {@code helm template <release> helm/sample-operator --namespace <namespace> --set ...}. */
     public static RenderedChart render(String release, String namespace, Map<String, Object> values) {
+        return render(release, namespace, null, values);
+    }
+
+    /**
+     * The same for a cluster of {@code kubeVersion} ({@code 1.20.0}; null: Helm's default), as
+     * {@code .Capabilities.KubeVersion} tells the templates. helm-java's template, unlike
+     * {@code helm template}, makes Helm's {@code lookup} call a cluster: the chart's certificate
+     * reuse (a lookup of the existing Secret) is switched off, so a fresh certificate is rendered.
+     */
+    public static RenderedChart render(String release, String namespace, String kubeVersion,
+            Map<String, Object> values) {
         TemplateCommand template = new Helm(CHART).template().withName(release).withNamespace(namespace);
+        if (kubeVersion != null) {
+            template.withKubeVersion(kubeVersion);
+        }
+        template.set("webhooks.certificate.keepAcrossUpgrades", "false");
         values.forEach(template::set);
-        return new RenderedChart(parse(template.call()));
+        String manifest = template.call();
+        return new RenderedChart(parse(manifest), manifest);
     }
 
     static List<HasMetadata> parse(String manifests) {
@@ -51,6 +71,11 @@ public final class RenderedChart {
             }
         }
         return objects;
+    }
+
+    /** The rendered manifest as Helm printed it: what {@code kubectl apply -f} takes. */
+    public String manifest() {
+        return manifest;
     }
 
     public List<HasMetadata> all() {

@@ -68,6 +68,20 @@ final class ChartRbac implements AutoCloseable {
         return created.stream().map(o -> o.getKind() + " " + o.getMetadata().getName()).toList();
     }
 
+    /**
+     * Whether the chart's ServiceAccount may {@code verb} {@code resource} (of {@code group}) in
+     * {@code namespace}: the API server's own answer (a SubjectAccessReview, what
+     * {@code kubectl auth can-i --as=system:serviceaccount:<ns>:<name>} asks).
+     */
+    boolean allows(String verb, String group, String resource, String namespace) {
+        var review = new io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder().withNewSpec()
+                .withUser("system:serviceaccount:" + this.namespace + ":" + serviceAccount)
+                .withGroups("system:serviceaccounts", "system:serviceaccounts:" + this.namespace, "system:authenticated")
+                .withNewResourceAttributes().withVerb(verb).withGroup(group).withResource(resource)
+                .withNamespace(namespace).endResourceAttributes().endSpec().build();
+        return admin.authorization().v1().subjectAccessReview().create(review).getStatus().getAllowed();
+    }
+
     /** The requests the operator's client was refused, as {@code METHOD uri}. */
     List<String> forbidden() {
         return List.copyOf(forbidden);

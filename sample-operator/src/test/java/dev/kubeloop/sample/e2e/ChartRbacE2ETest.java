@@ -9,6 +9,7 @@ import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.test.KubeloopTestKit;
 import dev.kubeloop.test.TestCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
@@ -86,7 +87,7 @@ abstract class ChartRbacE2ETest {
                 + "(server-side defaults are not drift)").doesNotContain("Repaired");
 
         Website edited = user.resources(Website.class).withName("rbac").edit(w -> {
-            w.getSpec().setHtml("v2");
+            w.getSpec().setPage("v2");
             return w;
         });
         kit.awaitReconciled(edited);
@@ -110,14 +111,18 @@ abstract class ChartRbacE2ETest {
     void theIdentityHasNothingBeyondTheChartsRules() {
         List<String> refused = new ArrayList<>();
         try (KubernetesClient operator = rbac.client(refused)) {
-            assertThatThrownBy(() -> operator.secrets().inNamespace(kit.namespace()).list())
+            // Secrets: list and watch only (the TLS Secrets Websites name, watched metadata-only); no get, no write
+            assertThatThrownBy(() -> operator.secrets().inNamespace(kit.namespace()).withName("any").get())
+                    .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+            assertThatThrownBy(() -> operator.secrets().inNamespace(kit.namespace()).resource(new SecretBuilder()
+                    .withNewMetadata().withName("planted").endMetadata().build()).create())
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
             assertThatThrownBy(() -> operator.apps().deployments().inNamespace(kit.namespace()).withName("x")
                     .editStatus(d -> d)).isInstanceOf(KubernetesClientException.class);
             assertThat(operator.resources(Website.class).inNamespace(kit.namespace()).list().getItems()).isNotNull();
         }
         assertThat(refused).as("the recorder sees what is refused").isNotEmpty()
-                .anySatisfy(request -> assertThat(request).startsWith("GET").contains("/secrets"));
+                .anySatisfy(request -> assertThat(request).startsWith("GET").contains("/secrets/any"));
     }
 
     /** The chart's RBAC, installed for the test namespace, and the operator's client under it. */

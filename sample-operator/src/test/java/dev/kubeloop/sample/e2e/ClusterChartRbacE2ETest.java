@@ -16,6 +16,26 @@ import org.springframework.context.annotation.Import;
 @Import(ChartRbacE2ETest.OperatorUnderChartRbac.class)
 class ClusterChartRbacE2ETest extends ChartRbacE2ETest {
 
+    /**
+     * The reach docs/security.md admits: cluster-wide, the operator may create and patch
+     * ConfigMaps, Services and Deployments in every namespace, kube-system included (RBAC cannot
+     * narrow a verb to the objects one creates), and delete ConfigMaps (pruning); it may not
+     * update them (server-side apply is a patch), delete Services or Deployments, nor read Secrets
+     * (it may list and watch them: the metadata-only watch of TLS Secrets).
+     */
+    @Test
+    void theClusterWideReachIsWhatTheSecurityReviewSays() {
+        assertThat(rbac.allows("patch", "", "configmaps", "kube-system")).isTrue();
+        assertThat(rbac.allows("create", "apps", "deployments", "kube-system")).isTrue();
+        assertThat(rbac.allows("patch", "", "services", "kube-system")).isTrue();
+        assertThat(rbac.allows("delete", "", "configmaps", "kube-system")).isTrue();
+        assertThat(rbac.allows("update", "", "configmaps", "kube-system")).isFalse();
+        assertThat(rbac.allows("delete", "apps", "deployments", "kube-system")).isFalse();
+        assertThat(rbac.allows("delete", "", "services", "kube-system")).isFalse();
+        assertThat(rbac.allows("get", "", "secrets", "kube-system")).isFalse();
+        assertThat(rbac.allows("patch", "", "configmaps", kit.namespace())).isTrue();
+    }
+
     @Test
     void theChartGrantsTheWorkloadRulesClusterWide() {
         assertThat(rbac.objects()).anyMatch(object -> object.startsWith("ClusterRole "))

@@ -79,7 +79,7 @@ class LeaderElectionE2ETest {
             assertThat(replicaA.leadership().isLeader()).as("replica-a still leading after its stop").isFalse();
 
             Website edited = client.resources(Website.class).withName(first.getMetadata().getName()).edit(site -> {
-                site.getSpec().setHtml("v2");
+                site.getSpec().setPage("v2");
                 return site;
             });
             Website second = client.resource(Sites.website(kit.namespace(), "second", "v1")).create();

@@ -62,6 +62,11 @@ final class LocalApiServer {
         run(180, "restart", "--compact");
     }
 
+    /** What etcd stores under {@code key}: custom resources as JSON, in the version the API server stored them. */
+    String etcdGet(String key) {
+        return run(60, "etcd-get", key);
+    }
+
     private String run(long timeoutSeconds, String... arguments) {
         List<String> command = new ArrayList<>(List.of("bash", script.toString()));
         command.addAll(List.of(arguments));

@@ -13,6 +13,15 @@ import org.springframework.context.annotation.Import;
 @Import(ChartRbacE2ETest.OperatorUnderChartRbac.class)
 class NamespacedChartRbacE2ETest extends ChartRbacE2ETest {
 
+    /** watchNamespaces, the mitigation docs/security.md recommends: nothing outside those namespaces. */
+    @Test
+    void theReachEndsAtTheWatchedNamespaces() {
+        assertThat(rbac.allows("patch", "", "configmaps", kit.namespace())).isTrue();
+        assertThat(rbac.allows("patch", "", "configmaps", "kube-system")).isFalse();
+        assertThat(rbac.allows("list", "apps", "deployments", "kube-system")).isFalse();
+        assertThat(rbac.allows("list", "sample.kubeloop.dev", "websites", "default")).isFalse();
+    }
+
     @Test
     void theChartGrantsNothingClusterWide() {
         assertThat(rbac.objects()).noneMatch(object -> object.startsWith("Cluster"))

@@ -16,8 +16,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Lets a test act inside the Website reconciler, just before the real reconcile runs: run an
- * action once for one Website (the reconciler then works on what it read before the action), or
- * hold every reconcile at its start until released. The reconciler bean is wrapped in a proxy; the
+ * action once for one Website (the reconciler then works on what it read before the action), hold
+ * every reconcile at its start until released, or see every reconcile's object before and after. The reconciler bean is wrapped in a proxy; the
  * class and annotation the runtime reads stay the reconciler's. Import {@link Config} to install it.
  */
 final class ReconcileHook implements BeanPostProcessor {
@@ -27,6 +27,19 @@ final class ReconcileHook implements BeanPostProcessor {
 
     private final Map<String, Consumer<Website>> once = new ConcurrentHashMap<>();
     private volatile CountDownLatch gate = new CountDownLatch(0);
+    private volatile Around around;
+
+    /** Sees every reconcile: the Website it starts with, and the same object (as the reconcile left it) after. */
+    interface Around {
+        void before(Website site);
+
+        void after(Website site);
+    }
+
+    /** From now on, {@code around} sees every reconcile. */
+    void aroundEveryReconcile(Around around) {
+        this.around = around;
+    }
 
     /** Runs {@code action} at the start of the next reconcile of the Website named {@code name}. */
     void beforeNextReconcileOf(String name, Consumer<Website> action) {
@@ -61,6 +74,13 @@ final class ReconcileHook implements BeanPostProcessor {
                 Consumer<Website> action = once.remove(site.getMetadata().getName());
                 if (action != null) {
                     action.accept(site);
+                }
+                Around seeing = around;
+                if (seeing != null) {
+                    seeing.before(site);
+                    Object result = invocation.proceed();
+                    seeing.after(site);
+                    return result;
                 }
             }
             return invocation.proceed();

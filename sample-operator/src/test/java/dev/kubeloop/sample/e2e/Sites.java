@@ -20,7 +20,7 @@ final class Sites {
         Website site = new Website();
         site.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
         WebsiteSpec spec = new WebsiteSpec();
-        spec.setHtml(html);
+        spec.setPage(html);
         site.setSpec(spec);
         return site;
     }

@@ -73,7 +73,7 @@ class WatchResilienceE2ETest {
         apiServer.start();
 
         client.resources(Website.class).withName("site-0").edit(site -> {
-            site.getSpec().setHtml("v2");
+            site.getSpec().setPage("v2");
             return site;
         });
         client.resources(Website.class).withName("site-1").delete();
@@ -105,7 +105,7 @@ class WatchResilienceE2ETest {
 
         // changes around the informers' reconnect: whether they come before or after the re-list, none may be lost
         client.resources(Website.class).withName("before").edit(site -> {
-            site.getSpec().setHtml("v2");
+            site.getSpec().setPage("v2");
             return site;
         });
         client.resource(service).delete();

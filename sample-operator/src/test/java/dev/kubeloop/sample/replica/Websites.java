@@ -40,7 +40,7 @@ public final class Websites {
             Website site = new Website();
             site.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName("site-" + i).build());
             WebsiteSpec spec = new WebsiteSpec();
-            spec.setHtml(html);
+            spec.setPage(html);
             site.setSpec(spec);
             names.add(client.resource(site).create().getMetadata().getName());
         }
@@ -53,7 +53,7 @@ public final class Websites {
      */
     public void setHtml(String name, String html) {
         client.resources(Website.class).inNamespace(namespace).withName(name)
-                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"html\":\"" + html + "\"}}");
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"page\":\"" + html + "\"}}");
     }
 
     /**
@@ -112,8 +112,8 @@ public final class Websites {
                     + ", generation " + generation;
         }
         String served = content == null || content.getData() == null ? null : content.getData().get("index.html");
-        if (!Objects.equals(served, site.getSpec().getHtml())) {
-            return "its ConfigMap serves " + served + ", its spec says " + site.getSpec().getHtml();
+        if (!Objects.equals(served, site.getSpec().getPage())) {
+            return "its ConfigMap serves " + served + ", its spec says " + site.getSpec().getPage();
         }
         return null;
     }

@@ -14,6 +14,7 @@ import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -79,7 +80,7 @@ class WebsiteReconcilerTest {
     @Test
     void editingTheSpecUpdatesTheOwnedObjectsAndObservedGeneration() {
         Website site = kit.awaitReconciled(client.resource(website("edited", "v1")).create());
-        site.getSpec().setHtml("v2");
+        site.getSpec().setPage("v2");
         site.getSpec().setReplicas(3);
         Website edited = client.resource(site).update();
 
@@ -102,12 +103,15 @@ class WebsiteReconcilerTest {
         kit.await("the Deployment is recreated", () -> kit.owned(site, Deployment.class).stream()
                 .anyMatch(d -> !d.getMetadata().getUid().equals(original.getMetadata().getUid())));
 
+        // the target port, not the port: a port is the key of its list entry, and an entry under another key is
+        // someone else's (server-side apply keeps both), where a field of our entry is ours to set back
         Service service = single(kit.owned(site, Service.class));
-        service.getSpec().getPorts().get(0).setPort(8080);
+        service.getSpec().getPorts().get(0).setTargetPort(new IntOrString(8080));
         client.resource(service).update();
-        kit.await("the Service's port is set back", () -> single(kit.owned(site, Service.class)).getSpec()
-                .getPorts().get(0).getPort() == 80);
-        assertThat(kit.awaitEvent(site, "Repaired").getMessage()).contains("Service repaired");
+        kit.await("the Service's target port is set back", () -> new IntOrString("http").equals(
+                single(kit.owned(site, Service.class)).getSpec().getPorts().get(0).getTargetPort()));
+        assertThat(kit.awaitEvent(site, "Repaired").getMessage())
+                .isEqualTo("Service repaired had been changed by someone else and was set back");
     }
 
     @Test
@@ -135,7 +139,7 @@ class WebsiteReconcilerTest {
         // the neighbours keep being reconciled while the invalid site stays quiet: no retry storm
         for (int edit = 1; edit <= 3; edit++) {
             Website latest = client.resource(neighbour).get();
-            latest.getSpec().setHtml("edit " + edit);
+            latest.getSpec().setPage("edit " + edit);
             Website edited = kit.awaitReconciled(client.resource(latest).update());
             assertThat(single(kit.owned(edited, ConfigMap.class)).getData()).containsEntry("index.html", "edit " + edit);
         }
@@ -167,6 +171,28 @@ class WebsiteReconcilerTest {
         Website repaired = kit.awaitReconciled(client.resource(fixed).update());
         assertThat(condition(repaired, "Ready").getReason()).isNotEqualTo(WebsiteReconciler.INVALID_SPEC);
         assertThat(kit.owned(repaired, Deployment.class)).hasSize(1);
+    }
+
+    /**
+     * Names the CRD accepts but a Service or a label value cannot carry: before, the owned objects'
+     * creates failed with a 422, retried forever with a stack trace, and nothing showed on the Website.
+     */
+    @Test
+    void aNameThatCannotNameTheServiceGetsInvalidSpecWithoutRetrying() {
+        for (String name : List.of("1site", "my.site", "a" + "-long".repeat(13) + "x")) {
+            Website site = kit.awaitReconciled(client.resource(website(name, "page")).create());
+
+            Condition ready = condition(site, "Ready");
+            assertThat(ready.getStatus()).as(name).isEqualTo("False");
+            assertThat(ready.getReason()).as(name).isEqualTo(WebsiteReconciler.INVALID_SPEC);
+            assertThat(ready.getMessage()).as(name).contains("metadata.name \"" + name + "\"", "DNS-1035 label");
+            assertThat(kit.awaitEvent(site, WebsiteReconciler.INVALID_SPEC).getType()).isEqualTo("Warning");
+            assertThat(kit.owned(site, Deployment.class)).as(name).isEmpty();
+            assertThat(kit.controller("website").state(ObjectKey.of(site))).as("no retry pending for " + name)
+                    .isEqualTo(ItemState.ABSENT);
+        }
+        kit.awaitIdle();
+        assertThat(kit.metrics("website").outcomes().get(ReconcileOutcome.ERROR)).as("failed reconciles").isZero();
     }
 
     @Test
@@ -219,7 +245,7 @@ class WebsiteReconcilerTest {
         Website site = new Website();
         site.setMetadata(new ObjectMetaBuilder().withNamespace(kit.namespace()).withName(name).build());
         WebsiteSpec spec = new WebsiteSpec();
-        spec.setHtml(html);
+        spec.setPage(html);
         site.setSpec(spec);
         return site;
     }

@@ -10,7 +10,9 @@ import dev.kubeloop.benchmarks.compare.model.BenchStatus;
 
 /**
  * The benchmark's reconcile the way a Kubeloop user writes it: set the status on the object
- * (Kubeloop hands in a copy of the cached one) and write it with {@link ReconcileContext#updateStatus}.
+ * (Kubeloop hands in a copy of the cached one) and write it with {@link ReconcileContext#applyStatus}
+ * (server-side apply of /status: not locked on the resourceVersion, so a spec change made meanwhile
+ * does not fail it; sent only when the status changed).
  * The worker count is the issue's W = 4; the launcher passes the same value as a property too.
  */
 @Reconciler(name = "benchresource", workers = 4)
@@ -26,7 +28,7 @@ public class KubeloopBenchReconciler implements ResourceReconciler<BenchResource
     public Result reconcile(BenchResource resource, ReconcileContext<BenchResource> context) {
         probe.reconcileStarted(resource);
         resource.setStatus(new BenchStatus(resource.generation()));
-        context.updateStatus(resource);
+        context.applyStatus(resource);
         return Result.done();
     }
 }

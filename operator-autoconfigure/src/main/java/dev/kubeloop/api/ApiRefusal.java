@@ -1,0 +1,80 @@
+package dev.kubeloop.api;
+
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusCause;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The API server refused a request because of the request itself, so that retrying it unchanged
+ * cannot help: 400 Bad Request, 403 Forbidden, 422 Invalid (a name that is not a DNS label, a label
+ * value over 63 characters, a field the schema rejects). Found anywhere in an exception's cause
+ * chain; carries the API server's explanation, field by field.
+ *
+ * <p>The runtime reports such a failure once per object and generation (a log line naming the
+ * object and the field, a Warning event) and keeps retrying with backoff without a stack trace per
+ * retry. A reconciler that wants to say so in its status catches the exception:
+ *
+ * <pre>{@code
+ * try {
+ *     context.apply(service);
+ * } catch (KubernetesClientException e) {
+ *     ApiRefusal.of(e).filter(ApiRefusal::invalid).ifPresent(refusal -> Conditions.set(conditions, "Ready",
+ *             ConditionStatus.FALSE, "InvalidService", refusal.describe(), generation));
+ *     throw e;
+ * }
+ * }</pre>
+ *
+ * @param code the HTTP status: 400, 403 or 422
+ * @param reason the API server's reason ({@code Invalid}, {@code BadRequest}, {@code Forbidden}); may be null
+ * @param message the API server's message
+ * @param causes the fields at fault, with their messages (may be empty)
+ */
+public record ApiRefusal(int code, String reason, String message, List<Cause> causes) {
+
+    /**
+     * One field at fault.
+     *
+     * @param field the field's path, e.g. {@code metadata.name}; may be null
+     * @param message why
+     */
+    public record Cause(String field, String message) {
+    }
+
+    public ApiRefusal {
+        causes = List.copyOf(causes);
+    }
+
+    /** The first refusal (400, 403 or 422) in {@code error}'s cause chain, if there is one. */
+    public static Optional<ApiRefusal> of(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof KubernetesClientException e && (e.getCode() == 400 || e.getCode() == 403
+                    || e.getCode() == 422)) {
+                Status status = e.getStatus();
+                String message = status != null && status.getMessage() != null ? status.getMessage()
+                        : String.valueOf(e.getMessage());
+                List<Cause> causes = new ArrayList<>();
+                if (status != null && status.getDetails() != null && status.getDetails().getCauses() != null) {
+                    for (StatusCause cause : status.getDetails().getCauses()) {
+                        causes.add(new Cause(cause.getField(), cause.getMessage()));
+                    }
+                }
+                return Optional.of(new ApiRefusal(e.getCode(), status == null ? null : status.getReason(), message,
+                        causes));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the object itself was refused (400, 422), rather than the permission to write it (403). */
+    public boolean invalid() {
+        return code != 403;
+    }
+
+    /** One sentence for a condition or an event: the API server's message (it names the fields). */
+    public String describe() {
+        return message;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.kubeloop.autoconfigure;
+
+import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.webhook.ServerTls;
+import dev.kubeloop.webhook.WebhookObserver;
+import dev.kubeloop.webhook.WebhookServer;
+import dev.kubeloop.webhook.WebhookSettings;
+import dev.kubeloop.webhook.Webhooks;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import org.springframework.boot.ssl.SslBundles;
+
+/**
+ * Builds the {@link WebhookServer} from {@code kubeloop.webhook.*}, checking each value against
+ * its setting (the failure names the property and what it accepts). Stateless.
+ */
+final class WebhookServerFactory {
+
+    private WebhookServerFactory() {
+    }
+
+    static WebhookServer create(Webhooks webhooks, KubeloopProperties.Webhook properties, SslBundles bundles,
+            List<WebhookObserver> observers) {
+        int port = WebhookSettings.PORT.check(properties.getPort());
+        int threads = WebhookSettings.THREADS.check(properties.getThreads());
+        String bundle = WebhookSettings.SSL_BUNDLE.check(properties.getSslBundle());
+        InetAddress address = address(properties.getAddress());
+        ServerTls tls = SslBundleTls.watched(bundles, bundle);
+        return WebhookServer.builder(webhooks, tls).address(address).port(port).threads(threads)
+                .observer(all(observers)).build();
+    }
+
+    private static InetAddress address(String address) {
+        String property = WebhookSettings.ADDRESS.property();
+        WebhookSettings.ADDRESS.check(address == null ? null : address);
+        try {
+            return InetAddress.getByName(address.trim());
+        } catch (UnknownHostException e) {
+            throw new KubeloopConfigurationException("Property " + property + " has an invalid value '" + address
+                    + "': it must be " + WebhookSettings.ADDRESS.allowed() + ".", "Set " + property + " to "
+                            + WebhookSettings.ADDRESS.allowed() + ", or remove it to use the default ("
+                            + WebhookSettings.ADDRESS.defaultValue() + ").", e);
+        }
+    }
+
+    private static WebhookObserver all(List<WebhookObserver> observers) {
+        if (observers.size() == 1) {
+            return observers.get(0);
+        }
+        return new WebhookObserver() {
+            @Override
+            public void serving(List<dev.kubeloop.webhook.Webhook> webhooks) {
+                observers.forEach(observer -> observer.serving(webhooks));
+            }
+
+            @Override
+            public void requestStarted(dev.kubeloop.webhook.Webhook webhook) {
+                observers.forEach(observer -> observer.requestStarted(webhook));
+            }
+
+            @Override
+            public void requestFinished(dev.kubeloop.webhook.Webhook webhook, int status, long nanos) {
+                observers.forEach(observer -> observer.requestFinished(webhook, status, nanos));
+            }
+
+            @Override
+            public void userCodeFailed(dev.kubeloop.webhook.Webhook webhook, Throwable failure) {
+                observers.forEach(observer -> observer.userCodeFailed(webhook, failure));
+            }
+        };
+    }
+}

@@ -1,0 +1,250 @@
+package dev.kubeloop.runtime.cache;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One shared informer and what its users asked of it: handlers, indexes, whether the owner index
+ * is needed, and whether its type is optional (every user said so). It starts its fabric8 informer
+ * and, for an optional type, stops it when the type goes and starts a new one when it comes back.
+ *
+ * <p>State ownership: the registration fields are written under the {@link InformerRegistry}'s
+ * lock before start and never after. The informer, its store, its start future, its failure and
+ * whether it waits for its type are written by the registry (start, stop) and the optional types'
+ * monitor, serialized by this entry's monitor, and published through volatile fields, so that
+ * caches and status readers on any thread see a consistent informer.
+ */
+final class InformerEntry<T extends HasMetadata> {
+
+    private static final Logger log = LoggerFactory.getLogger(InformerEntry.class);
+
+    private final InformerKey key;
+    private final List<Registration<T>> registrations = new ArrayList<>();
+    private final Map<String, Function<T, List<String>>> indexes = new LinkedHashMap<>();
+    private boolean ownerIndex;
+    private boolean optional = true;
+    private final LongAdder watchRestarts = new LongAdder();
+    private volatile SharedIndexInformer<T> informer;
+    private volatile ItemStore<T> store;
+    private volatile CompletableFuture<Void> started = new CompletableFuture<>();
+    private volatile Throwable failure;
+    private volatile boolean waiting;
+
+    /** A handler and its resync period. */
+    record Registration<T>(ResourceEventHandler<T> handler, long resyncMillis) {
+    }
+
+    InformerEntry(InformerKey key) {
+        this.key = key;
+    }
+
+    InformerKey key() {
+        return key;
+    }
+
+    /** Adds what one request asks of this informer; before start only. */
+    void add(CacheRequest<T> request, ResourceEventHandler<T> handler) {
+        ownerIndex |= request.ownerIndex();
+        optional &= request.optional();
+        request.indexes().forEach((name, values) -> {
+            if (indexes.putIfAbsent(name, Indexes.namespaced(values)) != null) {
+                throw new IllegalArgumentException("index " + name + " is declared twice on " + key.describe());
+            }
+        });
+        if (handler != null) {
+            registrations.add(new Registration<>(handler, request.resync().toMillis()));
+        }
+    }
+
+    /** True if every request for it allowed the type to be absent. */
+    boolean optional() {
+        return optional;
+    }
+
+    /** The informer, or null before start and while an optional type is absent. */
+    SharedIndexInformer<T> informer() {
+        return informer;
+    }
+
+    int handlerCount() {
+        return registrations.size();
+    }
+
+    /** Whether this optional informer waits for its type to be served. */
+    boolean waiting() {
+        return waiting;
+    }
+
+    /** Completes when the current informer's first list completed (or failed). */
+    CompletableFuture<Void> started() {
+        return started;
+    }
+
+    Throwable failure() {
+        return failure;
+    }
+
+    /**
+     * Creates and starts the informer with every handler, index and the store in place.
+     *
+     * @param stoppedWithError called if the informer stops by itself with an error
+     */
+    synchronized void start(InformerFactory factory, BiConsumer<InformerEntry<T>, Throwable> stoppedWithError) {
+        if (informer != null) {
+            return;
+        }
+        // fabric8 checks for due resyncs at the informer's period and gives each handler
+        // max(its own period, that check period): create it with the shortest wanted period.
+        long checkPeriod = registrations.stream().mapToLong(Registration::resyncMillis).filter(m -> m > 0).min()
+                .orElse(0);
+        SharedIndexInformer<T> created = factory.create(key, checkPeriod);
+        // fabric8's default store is a BasicItemStore too; owning it gives a size() without copying the cache
+        ItemStore<T> createdStore = factory.stripsManagedFields() ? new ManagedFieldsStrippingStore<>()
+                : new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
+        created.itemStore(createdStore);
+        Map<String, Function<T, List<String>>> indexers = new LinkedHashMap<>(indexes);
+        if (ownerIndex) {
+            indexers.put(OwnerIndex.NAME, OwnerIndex::controllerOwnerUid);
+        }
+        if (!indexers.isEmpty()) {
+            created.addIndexers(indexers);
+        }
+        boolean first = true;
+        for (Registration<T> registration : registrations) {
+            // the first handler also counts re-lists: one more fabric8 listener would cost every event a dispatch
+            ResourceEventHandler<T> handler = first ? new RelistCounting<>(registration.handler(), watchRestarts)
+                    : registration.handler();
+            created.addEventHandlerWithResyncPeriod(handler, registration.resyncMillis());
+            first = false;
+        }
+        failure = null;
+        waiting = false;
+        store = createdStore;
+        started = created.start().toCompletableFuture();
+        informer = created;
+        created.stopped().whenComplete((ignored, error) -> {
+            if (error != null) {
+                stoppedWithError.accept(this, error);
+            }
+        });
+        log.debug("Informer started: {} (handlers={}, indexes={})", key.describe(), registrations.size(),
+                indexers.keySet());
+    }
+
+    /**
+     * Stops the informer. When {@code typeGone}, the cached objects are reported to the handlers as
+     * deleted first (the API server deleted them with their CRD, or can no longer tell), and the
+     * entry waits for its type to come back.
+     */
+    synchronized void stop(boolean typeGone) {
+        SharedIndexInformer<T> current = informer;
+        if (current == null) {
+            waiting |= typeGone;
+            return;
+        }
+        informer = null;
+        store = null;
+        try {
+            current.stop();
+        } catch (RuntimeException e) {
+            log.warn("Informer did not stop cleanly: {}: {}", key.describe(), e.toString());
+        }
+        if (typeGone) {
+            waiting = true;
+            started = new CompletableFuture<>();
+            for (T object : current.getStore().list()) {
+                for (Registration<T> registration : registrations) {
+                    try {
+                        registration.handler().onDelete(object, true);
+                    } catch (RuntimeException e) {
+                        log.error("Event handler failed on delete: informer={}", key.describe(), e);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Records that the informer stopped for good with {@code error}. */
+    void failed(Throwable error) {
+        failure = error;
+    }
+
+    /** fabric8's isWatching can throw while a watch is being replaced or stopped; that is "not watching". */
+    private static boolean watching(SharedIndexInformer<?> informer) {
+        try {
+            return informer != null && informer.isWatching();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    InformerStatus status() {
+        Class<? extends HasMetadata> type = key.type();
+        SharedIndexInformer<T> current = informer;
+        ItemStore<T> items = store;
+        Throwable error = failure;
+        String group = HasMetadata.getGroup(type);
+        return new InformerStatus(HasMetadata.getFullResourceName(type), group == null ? "" : group,
+                HasMetadata.getVersion(type), HasMetadata.getKind(type), key.namespace(), key.labelSelector(),
+                key.fieldSelector(), key.metadataOnly(), optional, waiting, current != null,
+                current != null && current.hasSynced(), watching(current), items == null ? 0 : items.size(),
+                watchRestarts.sum(), error == null ? null : error.toString());
+    }
+
+    /**
+     * Counts an informer's re-lists around its first handler: fabric8 calls {@code onBeforeList}
+     * before every list with the last synced resource version, which is null only before the first
+     * one. A re-list happens when the watch expired (410 Gone) or failed and fabric8 listed and
+     * watched again; its transparent reconnects of a healthy watch do not re-list.
+     */
+    private record RelistCounting<T>(ResourceEventHandler<T> delegate, LongAdder relists)
+            implements ResourceEventHandler<T> {
+
+        @Override
+        public void onBeforeList(String lastSyncResourceVersion) {
+            if (lastSyncResourceVersion != null) {
+                relists.increment();
+            }
+            delegate.onBeforeList(lastSyncResourceVersion);
+        }
+
+        @Override
+        public void onList(String resourceVersion, boolean remainedEmpty) {
+            delegate.onList(resourceVersion, remainedEmpty);
+        }
+
+        @Override
+        public void onAdd(T object) {
+            delegate.onAdd(object);
+        }
+
+        @Override
+        public void onUpdate(T oldObject, T newObject) {
+            delegate.onUpdate(oldObject, newObject);
+        }
+
+        @Override
+        public void onDelete(T object, boolean deletedFinalStateUnknown) {
+            delegate.onDelete(object, deletedFinalStateUnknown);
+        }
+
+        @Override
+        public void onNothing() {
+            delegate.onNothing();
+        }
+    }
+}

@@ -1,0 +1,362 @@
+package dev.kubeloop.runtime.controller;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeloop.api.ApplyOptions;
+import dev.kubeloop.api.EventRecorder;
+import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.TerminalException;
+import dev.kubeloop.runtime.cache.OwnerIndex;
+import dev.kubeloop.runtime.client.AppliedState;
+import dev.kubeloop.runtime.client.ResourceCopies;
+import dev.kubeloop.runtime.client.ServerSideApply;
+import dev.kubeloop.runtime.client.StatusWriter;
+import dev.kubeloop.runtime.client.WriteTracker;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The writes one controller makes through its reconcile contexts: server-side apply of objects and
+ * of the primary's status, the locked status patch, and pruning; with read-your-writes (every write
+ * is remembered by the {@link WriteTracker} until the informer delivers it) and no-op detection
+ * (nothing is sent when it would change nothing).
+ *
+ * <p>No-op detection for {@code apply}: for each object and field manager, the fingerprint of the
+ * last apply: a hash of its body, the resourceVersion it returned, and a hash of the object as
+ * stored then, without its status and bookkeeping (resourceVersion, managedFields). When the same
+ * body is applied again, the apply is skipped if the object is unchanged since for this manager:
+ * at the same version; or still carrying every field of the body ({@link AppliedState}: others
+ * changed only their own fields, as on a shared object); or changed only in its status and
+ * bookkeeping (a Deployment's status updates). That is correct whatever the server defaults,
+ * because a body differing from the last one is always sent (server-side apply removes what it no
+ * longer sets), and the object is compared with what the server made of this manager's body, or
+ * with the body field by field, never with defaults guessed here. After a restart the first apply
+ * of each object is sent (and changes nothing on the server). For {@code applyStatus}: the desired status against the current one.
+ *
+ * <p>Owned objects: for a type the reconciler owns, apply adds the controller owner reference to
+ * the primary and the label {@value #APPLIED_BY}; pruning deletes the owned objects that carry the
+ * label but that a reconcile did not apply.
+ *
+ * <p>Thread-safety and state ownership: the fingerprints are a concurrent map written by the
+ * workers after each apply; a {@link Scope} belongs to one reconcile (one worker thread).
+ */
+final class ControllerWrites {
+
+    /** The label on every owned object this controller applied; its value is the controller's name. */
+    static final String APPLIED_BY = "kubeloop.dev/applied-by";
+
+    private final String controller;
+    private final String fieldManager;
+    private final Set<Class<?>> ownedTypes;
+    private final KubernetesClient client;
+    private final KubernetesSerialization serialization;
+    private final ControllerCaches caches;
+    private final WriteTracker tracker;
+    private final EventRecorder events;
+    private final WriteStats stats;
+    private final ControllerListener listener;
+    private final ConcurrentHashMap<Applied, Fingerprint> fingerprints = new ConcurrentHashMap<>();
+
+    /** One object as one field manager applies it. */
+    private record Applied(WriteTracker.Ref ref, String fieldManager) {
+    }
+
+    /** What the last apply sent, the version it left the object at, and what the object was then (but status). */
+    private record Fingerprint(String hash, String resourceVersion, String content) {
+    }
+
+    ControllerWrites(ControllerConfig<?> config, KubernetesClient client, ControllerCaches caches,
+            WriteTracker tracker, EventRecorder events, WriteStats stats, ControllerListener listener) {
+        this.controller = config.name();
+        this.fieldManager = config.fieldManager();
+        this.ownedTypes = Set.copyOf(config.owns());
+        this.client = client;
+        this.serialization = client.getKubernetesSerialization();
+        this.caches = caches;
+        this.tracker = tracker;
+        this.events = events;
+        this.stats = stats;
+        this.listener = listener;
+    }
+
+    /**
+     * The writes of one reconcile: the primary as it started or as the last write left it (a
+     * snapshot the reconciler never holds, so that changing its own copy does not change what
+     * "current" means), and the owned objects applied.
+     */
+    final class Scope {
+        private HasMetadata primary;
+        private final Set<WriteTracker.Ref> applied = new HashSet<>();
+        private boolean appliedOwned;
+
+        Scope(HasMetadata primary) {
+            this.primary = primary;
+        }
+
+        /** The primary as the last write of this reconcile left it (or as it started). */
+        HasMetadata primary() {
+            return primary;
+        }
+    }
+
+    Scope scope(HasMetadata primary) {
+        return new Scope(primary);
+    }
+
+    <R extends HasMetadata> R apply(Scope scope, R desired, ApplyOptions options) {
+        Objects.requireNonNull(desired, "desired");
+        if (desired.getMetadata() == null || desired.getMetadata().getName() == null) {
+            throw new IllegalArgumentException("apply needs an object with metadata.name");
+        }
+        R body = ServerSideApply.body(serialization, desired);
+        boolean owned = options.owned() && ownedTypes.contains(body.getClass());
+        placeAndOwn(scope.primary, body, owned);
+        String json = ServerSideApply.json(serialization, body);
+        String hash = hash(json);
+        String manager = options.fieldManager() != null ? options.fieldManager() : fieldManager;
+        WriteTracker.Ref ref = WriteTracker.Ref.of(body);
+        Applied applied = new Applied(ref, manager);
+        @SuppressWarnings("unchecked")
+        Class<R> type = (Class<R>) body.getClass();
+        // the object as this controller last knew it: cached, or its own newer write (created but not delivered yet,
+        // or of a type it does not cache, for a while)
+        Optional<R> cached = caches.find(type, ObjectKey.of(body));
+        R current = cached.isPresent() ? tracker.fresher(ref, cached.get()).orElse(null)
+                : tracker.lastWritten(type, ref).orElse(null);
+        if (owned) {
+            scope.applied.add(ref);
+            scope.appliedOwned = true;
+        }
+        Fingerprint last = fingerprints.get(applied);
+        if (last != null && last.hash().equals(hash) && current != null && unchangedSince(last, current, body)) {
+            skipped(WriteOperation.APPLY);
+            return ResourceCopies.deepCopy(serialization, current);
+        }
+        R stored = send(body, () -> ServerSideApply.apply(client, body, json, manager)).stored();
+        sent(WriteOperation.APPLY);
+        fingerprints.put(applied, new Fingerprint(hash, stored.getMetadata().getResourceVersion(),
+                contentHash(stored)));
+        if (owned) {
+            report(scope.primary, current, stored, last != null && last.hash().equals(hash));
+        }
+        return stored;
+    }
+
+    /**
+     * Namespaced objects default to the primary's namespace; an owned one gets the controller owner
+     * reference and the {@value #APPLIED_BY} label. Owner references never cross namespaces.
+     */
+    private void placeAndOwn(HasMetadata primary, HasMetadata body, boolean owned) {
+        boolean namespaced = body instanceof Namespaced;
+        String primaryNamespace = primary.getMetadata().getNamespace();
+        if (namespaced && body.getMetadata().getNamespace() == null) {
+            if (primaryNamespace == null) {
+                throw new TerminalException(body.getKind() + " " + body.getMetadata().getName() + " needs a "
+                        + "namespace: set metadata.namespace (the primary " + primary.getKind() + " is cluster-scoped)");
+            }
+            body.getMetadata().setNamespace(primaryNamespace);
+        }
+        if (!owned) {
+            return;
+        }
+        if (primaryNamespace != null && (!namespaced || !primaryNamespace.equals(body.getMetadata().getNamespace()))) {
+            throw new TerminalException("Reconciler '" + controller + "' cannot own " + body.getKind() + " "
+                    + ObjectKey.of(body) + ": " + primary.getKind() + " " + ObjectKey.of(primary) + " is namespaced, "
+                    + "and owner references do not cross namespaces. Apply it in namespace " + primaryNamespace
+                    + ", or with ApplyOptions.defaults().notOwned()");
+        }
+        Optional<OwnerReference> controllerRef = OwnerIndex.controllerOf(body);
+        if (controllerRef.isEmpty()) {
+            List<OwnerReference> references = body.getMetadata().getOwnerReferences() == null ? new ArrayList<>()
+                    : new ArrayList<>(body.getMetadata().getOwnerReferences());
+            references.add(new OwnerReferenceBuilder().withApiVersion(primary.getApiVersion())
+                    .withKind(primary.getKind()).withName(primary.getMetadata().getName())
+                    .withUid(primary.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true)
+                    .build());
+            body.getMetadata().setOwnerReferences(references);
+        }
+        Map<String, String> labels = body.getMetadata().getLabels() == null ? new HashMap<>()
+                : new HashMap<>(body.getMetadata().getLabels());
+        labels.put(APPLIED_BY, controller);
+        body.getMetadata().setLabels(labels);
+    }
+
+    /** Says on the primary what an apply did: created, updated for a new desired state, or repaired. */
+    private void report(HasMetadata primary, HasMetadata before, HasMetadata stored, boolean sameAsLastApply) {
+        String what = stored.getKind() + " " + stored.getMetadata().getName();
+        if (before == null) {
+            events.normal(primary, "Created", "Created " + what);
+        } else if (!Objects.equals(before.getMetadata().getResourceVersion(), stored.getMetadata().getResourceVersion())) {
+            if (sameAsLastApply) {
+                events.normal(primary, "Repaired", what + " had been changed by someone else and was set back");
+            } else {
+                Long generation = primary.getMetadata().getGeneration();
+                events.normal(primary, "Updated", "Updated " + what + (generation == null ? ""
+                        : " for generation " + generation + " of the " + primary.getKind()));
+            }
+        }
+    }
+
+    /**
+     * Applies {@code resource}'s status; skipped when the primary's current status (as this
+     * reconcile last saw or wrote it) equals it.
+     */
+    <T extends HasMetadata> T applyStatus(Scope scope, T resource) {
+        Object status = ResourceCopies.status(serialization, resource);
+        if (status == null) {
+            throw new IllegalArgumentException(resource.getKind() + " " + resource.getMetadata().getName()
+                    + " has no status to apply");
+        }
+        Object current = ResourceCopies.status(serialization, scope.primary);
+        if (current != null && tree(status).equals(tree(current))) {
+            skipped(WriteOperation.APPLY_STATUS);
+            @SuppressWarnings("unchecked")
+            T unchanged = (T) ResourceCopies.deepCopy(serialization, scope.primary);
+            return unchanged;
+        }
+        Sent<T> sent = send(resource, () -> ServerSideApply.applyStatus(client, resource, status, fieldManager));
+        sent(WriteOperation.APPLY_STATUS);
+        scope.primary = sent.snapshot();
+        return sent.stored();
+    }
+
+    <T extends HasMetadata> T updateStatus(Scope scope, T resource) {
+        Sent<T> sent = send(resource, () -> StatusWriter.write(client, resource, fieldManager));
+        sent(WriteOperation.UPDATE_STATUS);
+        scope.primary = sent.snapshot();
+        return sent.stored();
+    }
+
+    /** How the finalizer protocol sends its patches of the primary: as this reconcile's writes. */
+    <T extends HasMetadata> FinalizerProtocol.Sender<T> finalizerSender(Scope scope) {
+        return (target, patch) -> {
+            Sent<T> sent = send(target, patch);
+            sent(WriteOperation.FINALIZER);
+            scope.primary = sent.snapshot();
+            return sent.stored();
+        };
+    }
+
+    /**
+     * Deletes the owned objects this controller applied before (they carry {@value #APPLIED_BY})
+     * that this reconcile did not apply; only after a reconcile that applied at least one owned
+     * object, so that one that returns before applying anything (an invalid spec, say) prunes nothing.
+     */
+    void prune(Scope scope, Set<Class<?>> owned, String primaryUid) {
+        if (!scope.appliedOwned || primaryUid == null) {
+            return;
+        }
+        for (Class<?> type : owned) {
+            @SuppressWarnings("unchecked")
+            Class<HasMetadata> ownedType = (Class<HasMetadata>) type;
+            for (HasMetadata cached : caches.cache(ownedType).byIndex(OwnerIndex.NAME, primaryUid)) {
+                HasMetadata object = tracker.fresher(WriteTracker.Ref.of(cached), cached).orElse(null);
+                if (object == null) {
+                    continue; // deleted by an earlier reconcile; the informer has not delivered it yet
+                }
+                Map<String, String> labels = object.getMetadata().getLabels();
+                if (labels == null || !controller.equals(labels.get(APPLIED_BY))
+                        || scope.applied.contains(WriteTracker.Ref.of(object))) {
+                    continue;
+                }
+                send(object, () -> {
+                    client.resource(object).delete();
+                    tracker.deletedByWrite(object);
+                    return null;
+                });
+                sent(WriteOperation.PRUNE);
+                events.normal(scope.primary, "Pruned", object.getKind() + " " + object.getMetadata().getName()
+                        + " is no longer wanted and was deleted");
+            }
+        }
+    }
+
+    /** What a write returned, and the copy read-your-writes keeps (null for a delete). */
+    private record Sent<R>(R stored, HasMetadata snapshot) {
+    }
+
+    /**
+     * Sends one write of {@code target}: read-your-writes holds the object's events while it is on
+     * its way (one may be its echo), and keeps a copy of what it returned: the caller keeps (and
+     * may change) the object it got, the tracker and the scope keep what the server stored.
+     */
+    private <R extends HasMetadata> Sent<R> send(HasMetadata target, Supplier<R> call) {
+        WriteTracker.Ref ref = WriteTracker.Ref.of(target);
+        tracker.writing(ref);
+        try {
+            R stored = call.get();
+            HasMetadata snapshot = null;
+            if (stored != null) {
+                snapshot = ResourceCopies.deepCopy(serialization, stored);
+                tracker.written(snapshot);
+            }
+            return new Sent<>(stored, snapshot);
+        } finally {
+            tracker.writeEnded(ref);
+        }
+    }
+
+    private void sent(WriteOperation operation) {
+        stats.sent(operation);
+        listener.written(operation, false);
+    }
+
+    private void skipped(WriteOperation operation) {
+        stats.skipped(operation);
+        listener.written(operation, true);
+    }
+
+    /**
+     * Whether {@code current} is still what the last apply (of the same body) left: the same
+     * version; or it carries every field of the body (others changed only what they own: a shared
+     * object, a label of theirs, the status); or only its status and bookkeeping moved.
+     */
+    private boolean unchangedSince(Fingerprint last, HasMetadata current, HasMetadata body) {
+        return last.resourceVersion().equals(current.getMetadata().getResourceVersion())
+                || AppliedState.carries(tree(current), tree(body)) || last.content().equals(contentHash(current));
+    }
+
+    /** A hash of {@code object} but its status, resourceVersion and managedFields: what an apply can change. */
+    private String contentHash(HasMetadata object) {
+        JsonNode tree = tree(object);
+        if (tree instanceof ObjectNode root) {
+            root.remove("status");
+            if (root.get("metadata") instanceof ObjectNode metadata) {
+                metadata.remove("resourceVersion");
+                metadata.remove("managedFields");
+            }
+        }
+        return hash(tree.toString());
+    }
+
+    private JsonNode tree(Object value) {
+        return serialization.convertValue(value, JsonNode.class);
+    }
+
+    private static String hash(String json) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

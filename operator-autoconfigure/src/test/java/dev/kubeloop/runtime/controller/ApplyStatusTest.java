@@ -1,0 +1,94 @@
+package dev.kubeloop.runtime.controller;
+
+import static dev.kubeloop.testing.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.Result;
+import dev.kubeloop.testing.MockClusterTestSupport;
+import dev.kubeloop.testing.RecordingReconciler;
+import dev.kubeloop.testing.Widget;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** {@code context.applyStatus}: written once per change, and not locked on a resourceVersion. */
+class ApplyStatusTest extends MockClusterTestSupport {
+
+    /** What the first applyStatus returned. */
+    private final AtomicReference<Widget> firstStored = new AtomicReference<>();
+
+    @Test
+    void aStatusIsWrittenWhenItChangesAndNotWhenItIsAlreadyCurrent() {
+        Controller<Widget> controller = start(new AtomicBoolean());
+        client.resource(Widget.named("ns", "a")).create();
+        eventually().until(() -> "blue".equals(message("a")) && controller.queueStats().idle());
+        assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.APPLY_STATUS, 1L);
+
+        controller.enqueue(ObjectKey.of("ns", "a"), 0);
+        eventually().until(() -> controller.status().writes().skipped().get(WriteOperation.APPLY_STATUS) == 1);
+
+        recolor("a", "green");
+        eventually().until(() -> "green".equals(message("a")));
+        assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.APPLY_STATUS, 2L);
+    }
+
+    @Test
+    void aSpecChangedDuringTheReconcileDoesNotFailTheStatusWrite() {
+        AtomicBoolean changeSpecMeanwhile = new AtomicBoolean(true);
+        Controller<Widget> controller = start(changeSpecMeanwhile);
+
+        client.resource(Widget.named("ns", "a")).create();
+
+        eventually().until(() -> firstStored.get() != null);
+        assertThat(firstStored.get().getSpec().getSize()).as("the stored object has the concurrent spec change")
+                .isEqualTo(7);
+        assertThat(firstStored.get().getStatus().getObservedGeneration())
+                .as("and the status, which says which spec it describes").isEqualTo(1L);
+        // the spec change is reconciled in turn
+        eventually().until(() -> Long.valueOf(2).equals(observedGeneration("a")));
+        assertThat(controller.count(ReconcileOutcome.CONFLICT)).isZero();
+        assertThat(controller.count(ReconcileOutcome.ERROR)).isZero();
+    }
+
+    /**
+     * Writes status.message = spec.color with the generation it describes; with
+     * {@code changeSpecMeanwhile}, first changes the spec on the server, so the object in hand is
+     * stale when the status goes out.
+     */
+    private Controller<Widget> start(AtomicBoolean changeSpecMeanwhile) {
+        Controller<Widget> controller = manager.register(ControllerConfig.builder("widget", Widget.class).build(),
+                new RecordingReconciler().behaving((widget, context) -> {
+                    if (changeSpecMeanwhile.getAndSet(false)) {
+                        client.resources(Widget.class).inNamespace("ns").withName("a").edit(current -> {
+                            current.getSpec().setSize(7);
+                            return current;
+                        });
+                    }
+                    widget.setStatus(new Widget.Status());
+                    widget.getStatus().setMessage(widget.getSpec().getColor());
+                    widget.getStatus().setObservedGeneration(widget.getMetadata().getGeneration());
+                    firstStored.compareAndSet(null, context.applyStatus(widget));
+                    return Result.done();
+                }));
+        manager.start();
+        return controller;
+    }
+
+    private void recolor(String name, String color) {
+        client.resources(Widget.class).inNamespace("ns").withName(name).edit(widget -> {
+            widget.getSpec().setColor(color);
+            return widget;
+        });
+    }
+
+    private Long observedGeneration(String name) {
+        Widget widget = client.resources(Widget.class).inNamespace("ns").withName(name).get();
+        return widget.getStatus() == null ? null : widget.getStatus().getObservedGeneration();
+    }
+
+    private String message(String name) {
+        Widget widget = client.resources(Widget.class).inNamespace("ns").withName(name).get();
+        return widget == null || widget.getStatus() == null ? null : widget.getStatus().getMessage();
+    }
+}

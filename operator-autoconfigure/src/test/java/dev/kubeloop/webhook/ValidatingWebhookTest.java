@@ -1,0 +1,241 @@
+package dev.kubeloop.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeloop.api.webhook.Admission;
+import dev.kubeloop.api.webhook.AdmissionContext;
+import dev.kubeloop.api.webhook.Operation;
+import dev.kubeloop.api.webhook.Validator;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An AdmissionReview through a validating webhook, as the API server sends it: what the validator
+ * gets for each operation, how its answer is written, and how every kind of bad input is answered
+ * (with the reason, never a stack trace).
+ */
+class ValidatingWebhookTest {
+
+    private final List<String> calls = new ArrayList<>();
+
+    /** At most 10 books; fewer books than before only for admins; deleting a full shelf is refused. */
+    private final Validator<Shelf> validator = new Validator<>() {
+        @Override
+        public Admission validateCreate(Shelf shelf, AdmissionContext context) {
+            calls.add("create " + shelf.getSpec().getBooks() + (context.dryRun() ? " dry-run" : "") + " by "
+                    + context.userName());
+            if (shelf.getSpec().getBooks() > 10) {
+                return Admission.denied("spec.books must be at most 10").withWarning("shelves bend");
+            }
+            if ("boom".equals(shelf.getSpec().getLabel())) {
+                throw new IllegalStateException("label boom exploded");
+            }
+            return Admission.allowed().withWarning("a warning for kubectl");
+        }
+
+        @Override
+        public Admission validateUpdate(Shelf oldShelf, Shelf shelf, AdmissionContext context) {
+            calls.add("update " + oldShelf.getSpec().getBooks() + " -> " + shelf.getSpec().getBooks());
+            return shelf.getSpec().getBooks() < oldShelf.getSpec().getBooks()
+                    ? Admission.denied("books can only be added") : Admission.allowed();
+        }
+
+        @Override
+        public Admission validateDelete(Shelf shelf, AdmissionContext context) {
+            calls.add("delete " + shelf.getSpec().getBooks() + " " + context.operation());
+            return Admission.denied("empty the shelf first");
+        }
+    };
+
+    private final Webhooks webhooks = Webhooks.builder(Reviews.SERIALIZATION).validator(Shelf.class, validator).build();
+    private final String path = "/validate-kubeloop-dev-v2-shelf";
+
+    private WebhookAnswer send(ObjectNode request) {
+        return webhooks.handle(path, Reviews.admission(request));
+    }
+
+    private static ObjectNode create(Shelf shelf) {
+        ObjectNode request = Reviews.admissionRequest("CREATE", "v2");
+        request.set("object", Reviews.tree(shelf));
+        return request;
+    }
+
+    @Test
+    void thePathIsDerivedFromGroupVersionAndKindAsControllerRuntimeDoes() {
+        assertThat(webhooks.all()).singleElement().satisfies(webhook -> {
+            assertThat(webhook.path()).isEqualTo(path);
+            assertThat(webhook.type()).isEqualTo(WebhookType.VALIDATING);
+        });
+    }
+
+    @Test
+    void anAllowedCreateEchoesTheUidAndCarriesTheWarnings() {
+        WebhookAnswer answer = send(create(Shelf.named("oak", 3)));
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.bodyText()).contains("\"apiVersion\":\"admission.k8s.io/v1\"", "\"kind\":\"AdmissionReview\"");
+        JsonNode response = Reviews.response(answer);
+        assertThat(response.get("uid").asText()).isEqualTo("705ab4f5-6393-11e8-b7cc-42010a800002");
+        assertThat(response.get("allowed").asBoolean()).isTrue();
+        assertThat(response.get("warnings")).extracting(JsonNode::asText).containsExactly("a warning for kubectl");
+        assertThat(calls).containsExactly("create 3 by alice");
+    }
+
+    @Test
+    void aDenialIsForbiddenWithTheValidatorsMessageAndWarnings() {
+        JsonNode response = Reviews.response(send(create(Shelf.named("oak", 11))));
+
+        assertThat(response.get("allowed").asBoolean()).isFalse();
+        assertThat(response.at("/status/code").asInt()).isEqualTo(403);
+        assertThat(response.at("/status/reason").asText()).isEqualTo("Forbidden");
+        assertThat(response.at("/status/message").asText()).isEqualTo("spec.books must be at most 10");
+        assertThat(response.get("warnings")).extracting(JsonNode::asText).containsExactly("shelves bend");
+    }
+
+    @Test
+    void anUpdateGetsTheOldAndTheNewObject() {
+        ObjectNode request = Reviews.admissionRequest("UPDATE", "v2");
+        request.set("object", Reviews.tree(Shelf.named("oak", 2)));
+        request.set("oldObject", Reviews.tree(Shelf.named("oak", 5)));
+
+        JsonNode response = Reviews.response(send(request));
+
+        assertThat(calls).containsExactly("update 5 -> 2");
+        assertThat(response.at("/status/message").asText()).isEqualTo("books can only be added");
+    }
+
+    @Test
+    void aDeleteGetsTheOldObject() {
+        ObjectNode request = Reviews.admissionRequest("DELETE", "v2");
+        request.set("oldObject", Reviews.tree(Shelf.named("oak", 5)));
+
+        JsonNode response = Reviews.response(send(request));
+
+        assertThat(calls).containsExactly("delete 5 DELETE");
+        assertThat(response.get("allowed").asBoolean()).isFalse();
+    }
+
+    @Test
+    void theValidatorSeesADryRun() {
+        ObjectNode request = create(Shelf.named("oak", 1));
+        request.put("dryRun", true);
+
+        send(request);
+
+        assertThat(calls).containsExactly("create 1 dry-run by alice");
+    }
+
+    @Test
+    void aValidatorThatThrowsDeniesWithItsMessageAndIsReported() {
+        Shelf shelf = Shelf.named("oak", 1);
+        shelf.getSpec().setLabel("boom");
+
+        WebhookAnswer answer = send(create(shelf));
+
+        assertThat(answer.status()).isEqualTo(200);
+        JsonNode response = Reviews.response(answer);
+        assertThat(response.get("allowed").asBoolean()).isFalse();
+        assertThat(response.at("/status/code").asInt()).isEqualTo(500);
+        assertThat(response.at("/status/message").asText()).isEqualTo("label boom exploded");
+        assertThat(answer.userCodeFailure()).isInstanceOf(IllegalStateException.class);
+        assertThat(answer.bodyText()).doesNotContain("at dev.kubeloop", "Exception");
+    }
+
+    @Test
+    void aRequestForAnotherKindIsDeniedNamingWhatWasExpected() {
+        ObjectNode request = create(Shelf.named("oak", 1));
+        request.putObject("kind").put("group", "apps").put("version", "v1").put("kind", "Deployment");
+
+        JsonNode response = Reviews.response(send(request));
+
+        assertThat(response.get("allowed").asBoolean()).isFalse();
+        assertThat(response.at("/status/code").asInt()).isEqualTo(400);
+        assertThat(response.at("/status/message").asText()).isEqualTo("this webhook (" + path
+                + ") serves kubeloop.dev/v2 Shelf, the request is for apps/v1 Deployment");
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
+    void aRequestForAnotherVersionIsDeniedWithTheFix() {
+        ObjectNode request = create(Shelf.named("oak", 1));
+        request.putObject("kind").put("group", "kubeloop.dev").put("version", "v1").put("kind", "Shelf");
+
+        String message = Reviews.response(send(request)).at("/status/message").asText();
+
+        assertThat(message).contains("serves kubeloop.dev/v2 Shelf, the request is for kubeloop.dev/v1 Shelf",
+                "matchPolicy Equivalent");
+    }
+
+    @Test
+    void anObjectThatDoesNotReadIsDeniedNamingTheFieldButNotTheValue() {
+        ObjectNode request = create(Shelf.named("oak", 1));
+        ((ObjectNode) request.get("object").get("spec")).put("books", "s3cr3t-not-a-number");
+
+        WebhookAnswer answer = send(request);
+
+        JsonNode response = Reviews.response(answer);
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(response.get("uid").asText()).isEqualTo("705ab4f5-6393-11e8-b7cc-42010a800002");
+        assertThat(response.at("/status/code").asInt()).isEqualTo(400);
+        assertThat(response.at("/status/message").asText())
+                .isEqualTo("an object does not read as Shelf: spec.books must be a whole number");
+        assertThat(answer.bodyText()).doesNotContain("s3cr3t");
+    }
+
+    @Test
+    void aCreateWithoutAnObjectIsDenied() {
+        assertThat(Reviews.response(send(Reviews.admissionRequest("CREATE", "v2"))).at("/status/message").asText())
+                .isEqualTo("a CREATE request must carry an object");
+    }
+
+    @Test
+    void bodiesThatAreNoAdmissionReviewAreA400WithTheReason() {
+        assertThat(badRequest("not json at all")).startsWith("the body is not JSON (");
+        assertThat(badRequest("[1,2]")).isEqualTo("the body is not a JSON object");
+        assertThat(badRequest("{\"apiVersion\":\"admission.k8s.io/v1beta1\",\"kind\":\"AdmissionReview\"}"))
+                .isEqualTo("expected an admission.k8s.io/v1 AdmissionReview, got admission.k8s.io/v1beta1 "
+                        + "AdmissionReview (list only v1 in the webhook configuration's admissionReviewVersions)");
+        assertThat(badRequest("{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"ConversionReview\"}"))
+                .isEqualTo("expected an admission.k8s.io/v1 AdmissionReview, got apiextensions.k8s.io/v1 "
+                        + "ConversionReview");
+        assertThat(badRequest("{}")).isEqualTo("expected an admission.k8s.io/v1 AdmissionReview, got no apiVersion "
+                + "and kind");
+        assertThat(badRequest("{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"}"))
+                .isEqualTo("the AdmissionReview has no request");
+        assertThat(badRequest("{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{}}"))
+                .isEqualTo("the AdmissionReview's request has no uid");
+        assertThat(badRequest("{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\","
+                + "\"request\":{\"uid\":\"u\",\"operation\":\"PATCH\"}}"))
+                .isEqualTo("the request's operation 'PATCH' is none of CREATE, UPDATE, DELETE, CONNECT");
+        assertThat(badRequest("{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"} {}"))
+                .startsWith("the body is not JSON");
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
+    void aPathNoWebhookServesIsA404ListingTheServedOnes() {
+        WebhookAnswer answer = webhooks.handle("/validate-apps-v1-deployment", new byte[0]);
+
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(answer.bodyText()).contains("No webhook at /validate-apps-v1-deployment", path);
+    }
+
+    private String badRequest(String body) {
+        WebhookAnswer answer = webhooks.handle(path, body.getBytes(StandardCharsets.UTF_8));
+        assertThat(answer.status()).as(body).isEqualTo(400);
+        JsonNode response = Reviews.response(answer);
+        assertThat(response.get("allowed").asBoolean()).isFalse();
+        assertThat(response.at("/status/code").asInt()).isEqualTo(400);
+        assertThat(answer.userCodeFailure()).isNull();
+        return response.at("/status/message").asText();
+    }
+
+    @Test
+    void operationsAreKubernetesNames() {
+        assertThat(Operation.values()).extracting(Enum::name).containsExactly("CREATE", "UPDATE", "DELETE", "CONNECT");
+    }
+}

@@ -1,0 +1,194 @@
+package dev.kubeloop.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeloop.api.webhook.Admission;
+import dev.kubeloop.api.webhook.AdmissionContext;
+import dev.kubeloop.api.webhook.Validator;
+import dev.kubeloop.testing.TestCertificate;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.X509ExtendedKeyManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The webhook server over real TLS on loopback: what the API server sends is answered, what it
+ * would never send is refused with the reason and leaves the server serving, the observer hears
+ * every request, and a new certificate is served to new connections without a restart.
+ */
+class WebhookServerTest {
+
+    private final List<String> heard = new CopyOnWriteArrayList<>();
+    private final TestCertificate certificate = TestCertificate.create(Duration.ofHours(1));
+    private WebhookServer server;
+    private HttpClient client;
+
+    private final Validator<Shelf> validator = new Validator<>() {
+        @Override
+        public Admission validateCreate(Shelf shelf, AdmissionContext context) {
+            if (shelf.getSpec().getBooks() < 0) {
+                throw new IllegalArgumentException("negative books");
+            }
+            return shelf.getSpec().getBooks() > 10 ? Admission.denied("too many books") : Admission.allowed();
+        }
+    };
+
+    private final WebhookObserver observer = new WebhookObserver() {
+        @Override
+        public void serving(List<Webhook> webhooks) {
+            heard.add("serving " + webhooks.size());
+        }
+
+        @Override
+        public void requestStarted(Webhook webhook) {
+            heard.add("started " + webhook.path());
+        }
+
+        @Override
+        public void requestFinished(Webhook webhook, int status, long nanos) {
+            heard.add("finished " + status + (nanos > 0 ? "" : " without time"));
+        }
+
+        @Override
+        public void userCodeFailed(Webhook webhook, Throwable failure) {
+            heard.add("failed " + failure.getMessage());
+        }
+    };
+
+    @BeforeEach
+    void start() throws Exception {
+        Webhooks webhooks = Webhooks.builder(Reviews.SERIALIZATION).validator(Shelf.class, validator).build();
+        ServerTls tls = ServerTls.of(keyManager(certificate), certificate.certificate(), "TLS", null, null);
+        server = WebhookServer.builder(webhooks, tls).address(InetAddress.getLoopbackAddress()).port(0).threads(2)
+                .observer(observer).build();
+        server.start();
+        client = HttpClient.newBuilder().sslContext(certificate.trustingContext()).build();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(Duration.ZERO); // HttpClient has no close() on Java 17: its threads are daemons
+    }
+
+    static X509ExtendedKeyManager keyManager(TestCertificate certificate) throws Exception {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        store.setKeyEntry("webhook", certificate.keys().getPrivate(), new char[0],
+                new X509Certificate[] {certificate.certificate()});
+        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(store, new char[0]);
+        for (KeyManager manager : factory.getKeyManagers()) {
+            if (manager instanceof X509ExtendedKeyManager x509) {
+                return x509;
+            }
+        }
+        throw new IllegalStateException("no X509 key manager");
+    }
+
+    private HttpResponse<String> post(HttpClient with, String path, String contentType, byte[] body) throws Exception {
+        return with.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port() + path))
+                .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static byte[] create(int books) {
+        ObjectNode request = Reviews.admissionRequest("CREATE", "v2");
+        request.set("object", Reviews.tree(Shelf.named("oak", books)));
+        return Reviews.admission(request);
+    }
+
+    private static final String PATH = "/validate-kubeloop-dev-v2-shelf";
+
+    @Test
+    void anAdmissionReviewIsAnsweredOverTls() throws Exception {
+        HttpResponse<String> allowed = post(client, PATH, "application/json", create(3));
+        HttpResponse<String> denied = post(client, PATH, "application/json; charset=utf-8", create(11));
+
+        assertThat(allowed.statusCode()).isEqualTo(200);
+        assertThat(allowed.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(allowed.body()).contains("\"allowed\":true");
+        assertThat(denied.body()).contains("\"allowed\":false", "too many books");
+        // the observer hears the end of a request after its answer is written: wait for it
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(heard).containsExactly("serving 1",
+                "started " + PATH, "finished 200", "started " + PATH, "finished 200"));
+        assertThat(server.isRunning()).isTrue();
+    }
+
+    @Test
+    void requestsTheApiServerWouldNeverSendAreRefusedWithTheReasonAndTheServerGoesOn() throws Exception {
+        HttpResponse<String> get = client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port()
+                + PATH)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(get.statusCode()).isEqualTo(405);
+        assertThat(get.headers().firstValue("Allow")).hasValue("POST");
+        assertThat(get.body()).contains("POST an admission.k8s.io/v1 AdmissionReview to " + PATH);
+
+        HttpResponse<String> yaml = post(client, PATH, "application/yaml", create(1));
+        assertThat(yaml.statusCode()).isEqualTo(415);
+        assertThat(yaml.body()).contains("expected application/json");
+
+        HttpResponse<String> garbage = post(client, PATH, "application/json", "{\"kind\":".getBytes());
+        assertThat(garbage.statusCode()).isEqualTo(400);
+        assertThat(garbage.body()).contains("the body is not JSON").doesNotContain("\tat ");
+
+        HttpResponse<String> huge = post(client, PATH, "application/json",
+                new byte[WebhookHttpHandler.MAX_BODY_BYTES + 1]);
+        assertThat(huge.statusCode()).isEqualTo(413);
+
+        HttpResponse<String> elsewhere = post(client, "/mutate-kubeloop-dev-v2-shelf", "application/json", create(1));
+        assertThat(elsewhere.statusCode()).isEqualTo(404);
+        assertThat(elsewhere.body()).contains("this server serves " + PATH);
+
+        HttpResponse<String> thrown = post(client, PATH, "application/json", create(-1));
+        assertThat(thrown.body()).contains("\"allowed\":false", "negative books");
+
+        assertThat(post(client, PATH, "application/json", create(2)).body()).contains("\"allowed\":true");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(heard).contains("failed negative books",
+                "finished 405", "finished 415", "finished 400", "finished 413")
+                .doesNotContain("started /mutate-kubeloop-dev-v2-shelf"));
+    }
+
+    @Test
+    void aNewCertificateIsServedToNewConnectionsWithoutARestart() throws Exception {
+        TestCertificate renewed = TestCertificate.create(Duration.ofHours(2));
+
+        server.tls().update(keyManager(renewed), renewed.certificate());
+
+        HttpClient trustsTheRenewed = HttpClient.newBuilder().sslContext(renewed.trustingContext()).build();
+        HttpClient trustsTheOld = HttpClient.newBuilder().sslContext(certificate.trustingContext()).build();
+        assertThat(post(trustsTheRenewed, PATH, "application/json", create(1)).statusCode()).isEqualTo(200);
+        assertThatThrownBy(() -> post(trustsTheOld, PATH, "application/json", create(1)))
+                .isInstanceOf(SSLHandshakeException.class);
+        assertThat(server.tls().certificate()).isEqualTo(renewed.certificate());
+    }
+
+    @Test
+    void aStoppedServerNoLongerListens() throws Exception {
+        int port = server.port();
+        server.stop(Duration.ofSeconds(1));
+
+        assertThat(server.isRunning()).isFalse();
+        HttpClient fresh = HttpClient.newBuilder().sslContext(certificate.trustingContext())
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        assertThatThrownBy(() -> fresh.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + PATH))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(create(1))).build(),
+                HttpResponse.BodyHandlers.ofString())).isInstanceOfAny(ConnectException.class, IOException.class);
+    }
+}
