@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -41,6 +42,7 @@ final class InformerEntry<T extends HasMetadata> {
     private volatile SharedIndexInformer<T> informer;
     private volatile ItemStore<T> store;
     private volatile CompletableFuture<Void> started = new CompletableFuture<>();
+    private volatile CompletableFuture<Void> handedOver = new CompletableFuture<>();
     private volatile Throwable failure;
     private volatile boolean waiting;
 
@@ -94,6 +96,24 @@ final class InformerEntry<T extends HasMetadata> {
         return started;
     }
 
+    /**
+     * Completes when the current informer's first list completed and every handler has received
+     * that list's adds (fails if the list failed). fabric8 marks an informer synced when its store
+     * holds the list, but hands the adds to the handlers later, on its event executor: a controller
+     * whose workers started on a synced store would get those adds again, for keys it already
+     * reconciled, and reconcile them twice (client-go's handler registration {@code HasSynced}
+     * waits for the same).
+     */
+    CompletableFuture<Void> synced() {
+        return started.thenCompose(ignored -> handedOver);
+    }
+
+    /** Whether {@link #synced()} has completed normally for the current informer. */
+    boolean hasSynced() {
+        SharedIndexInformer<T> current = informer;
+        return current != null && current.hasSynced() && handedOver.isDone();
+    }
+
     Throwable failure() {
         return failure;
     }
@@ -123,14 +143,23 @@ final class InformerEntry<T extends HasMetadata> {
         if (!indexers.isEmpty()) {
             created.addIndexers(indexers);
         }
+        CompletableFuture<Void> delivered = new CompletableFuture<>();
+        AtomicInteger listing = new AtomicInteger(registrations.size());
+        if (registrations.isEmpty()) {
+            delivered.complete(null);
+        }
         boolean first = true;
         for (Registration<T> registration : registrations) {
             // the first handler also counts re-lists: one more fabric8 listener would cost every event a dispatch
-            ResourceEventHandler<T> handler = first ? new RelistCounting<>(registration.handler(), watchRestarts)
-                    : registration.handler();
-            created.addEventHandlerWithResyncPeriod(handler, registration.resyncMillis());
+            created.addEventHandlerWithResyncPeriod(new Tracking<>(registration.handler(), first ? watchRestarts : null,
+                    () -> {
+                        if (listing.decrementAndGet() == 0) {
+                            delivered.complete(null);
+                        }
+                    }), registration.resyncMillis());
             first = false;
         }
+        handedOver = delivered;
         failure = null;
         waiting = false;
         store = createdStore;
@@ -201,22 +230,33 @@ final class InformerEntry<T extends HasMetadata> {
         return new InformerStatus(HasMetadata.getFullResourceName(type), group == null ? "" : group,
                 HasMetadata.getVersion(type), HasMetadata.getKind(type), key.namespace(), key.labelSelector(),
                 key.fieldSelector(), key.metadataOnly(), optional, waiting, current != null,
-                current != null && current.hasSynced(), watching(current), items == null ? 0 : items.size(),
+                hasSynced(), watching(current), items == null ? 0 : items.size(),
                 watchRestarts.sum(), error == null ? null : error.toString());
     }
 
     /**
-     * Counts an informer's re-lists around its first handler: fabric8 calls {@code onBeforeList}
-     * before every list with the last synced resource version, which is null only before the first
-     * one. A re-list happens when the watch expired (410 Gone) or failed and fabric8 listed and
-     * watched again; its transparent reconnects of a healthy watch do not re-list.
+     * Wraps each handler: runs {@code firstList} when the handler has received its first list's
+     * adds ({@code onList} follows them on the same serial executor), and around the first handler
+     * counts re-lists: fabric8 calls {@code onBeforeList} before every list with the last synced
+     * resource version, which is null only before the first one. A re-list happens when the watch
+     * expired (410 Gone) or failed and fabric8 listed and watched again; its transparent reconnects
+     * of a healthy watch do not re-list. {@code listed} is only touched on that serial executor.
      */
-    private record RelistCounting<T>(ResourceEventHandler<T> delegate, LongAdder relists)
-            implements ResourceEventHandler<T> {
+    private static final class Tracking<T> implements ResourceEventHandler<T> {
+        private final ResourceEventHandler<T> delegate;
+        private final LongAdder relists;
+        private final Runnable firstList;
+        private boolean listed;
+
+        Tracking(ResourceEventHandler<T> delegate, LongAdder relists, Runnable firstList) {
+            this.delegate = delegate;
+            this.relists = relists;
+            this.firstList = firstList;
+        }
 
         @Override
         public void onBeforeList(String lastSyncResourceVersion) {
-            if (lastSyncResourceVersion != null) {
+            if (relists != null && lastSyncResourceVersion != null) {
                 relists.increment();
             }
             delegate.onBeforeList(lastSyncResourceVersion);
@@ -224,7 +264,14 @@ final class InformerEntry<T extends HasMetadata> {
 
         @Override
         public void onList(String resourceVersion, boolean remainedEmpty) {
-            delegate.onList(resourceVersion, remainedEmpty);
+            try {
+                delegate.onList(resourceVersion, remainedEmpty);
+            } finally {
+                if (!listed) {
+                    listed = true;
+                    firstList.run();
+                }
+            }
         }
 
         @Override

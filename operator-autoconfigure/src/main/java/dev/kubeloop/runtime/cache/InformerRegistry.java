@@ -179,7 +179,7 @@ public final class InformerRegistry {
                 continue;
             }
             try {
-                entry.started().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                entry.synced().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
                 throw new KubeloopConfigurationException("The cache of " + entry.key().describe()
                         + " did not sync within " + timeout.toMillis() + " ms from the API server at "
@@ -200,8 +200,7 @@ public final class InformerRegistry {
     /** True once every informer not waiting for its type has completed its first list. */
     public synchronized boolean hasSynced() {
         for (InformerEntry<?> entry : entries.values()) {
-            SharedIndexInformer<?> informer = entry.informer();
-            if (!entry.waiting() && (informer == null || !informer.hasSynced())) {
+            if (!entry.waiting() && !entry.hasSynced()) {
                 return false;
             }
         }

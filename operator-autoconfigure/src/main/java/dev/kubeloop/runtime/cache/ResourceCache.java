@@ -118,8 +118,7 @@ public final class ResourceCache<T extends HasMetadata> {
     /** True once every informer behind this view has completed its first list (or waits for an optional type). */
     public boolean hasSynced() {
         for (InformerEntry<T> entry : entries) {
-            SharedIndexInformer<T> informer = entry.informer();
-            if (!entry.waiting() && (informer == null || !informer.hasSynced())) {
+            if (!entry.waiting() && !entry.hasSynced()) {
                 return false;
             }
         }

@@ -239,11 +239,11 @@ public final class ControllerWorkers<T extends HasMetadata> {
      * replica that starts working after others did reconciles everything once. Keys already queued
      * keep their place and priority.
      *
-     * <p>In the API server's list order (namespace, then name: etcd's key order), not the cache's
-     * hash order: at a cold start the workers begin while the informer is still handing over the
-     * first list's adds, and the keys queued here must not scramble the order the list gave them
-     * (a fabric8 mock server, which finds an object by scanning its store in that order, slowed to
-     * half speed on a scrambled 10,000-object list; see docs/performance.md).
+     * <p>At a cold start the first list's adds have queued every key already (the caches count as
+     * synced only once the handlers have them), so this adds nothing. After a pause it queues in
+     * the API server's list order (namespace, then name: etcd's key order), not the cache's hash
+     * order (a fabric8 mock server, which finds an object by scanning its store in that order,
+     * slowed to half speed on a scrambled 10,000-object list; see docs/performance.md).
      */
     public void enqueueAllPrimaries() {
         primaryCache.list().stream().map(ObjectKey::of).sorted(LIST_ORDER)

@@ -4,6 +4,7 @@ import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.api.Result;
+import dev.kubeloop.api.predicate.EventPredicate;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.testing.MockCluster;
@@ -15,6 +16,9 @@ import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -83,10 +87,52 @@ class InformerSharingTest {
         manager.register(ControllerConfig.builder("widget", Widget.class).build(), reconciler);
         manager.start();
 
-        eventually().until(() -> reconciler.calls().size() == 3);
+        eventually().until(() -> reconciler.calls().size() >= 3);
         // the mock ignores the limit and answers with everything: one request, no continue token
         assertThat(lists()).singleElement().satisfies(path -> assertThat(path).contains("limit=2")
                 .doesNotContain("resourceVersion=0"));
+    }
+
+    @Test
+    void workersStartOnlyOnceEveryHandlerHasTheFirstListsAdds() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            client.resource(Widget.named("ns", "w-" + i)).create();
+        }
+        // a second controller's filter holds fabric8's event executor, which both controllers' handlers share:
+        // the store has the list (the informer says it synced) while the adds wait to reach the handlers
+        CountDownLatch filtering = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RecordingReconciler reconciler = new RecordingReconciler();
+        manager(true).register(ControllerConfig.builder("widget", Widget.class).build(), reconciler);
+        manager.register(ControllerConfig.builder("slow", Widget.class).primaryFilter(new EventPredicate<Widget>() {
+            @Override
+            public boolean create(Widget widget) {
+                filtering.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return true;
+            }
+        }).build(), (widget, context) -> Result.done());
+        CompletableFuture<Void> start = CompletableFuture.runAsync(manager::start);
+        try {
+            assertThat(filtering.await(30, TimeUnit.SECONDS)).isTrue();
+            eventually().until(() -> manager.informers().get(0).cachedObjects() == 3);
+
+            assertThat(manager.hasSynced()).as("synced while adds are on their way to the handlers").isFalse();
+            assertThat(start).isNotDone();
+        } finally {
+            release.countDown();
+        }
+        start.get(30, TimeUnit.SECONDS);
+        eventually().until(() -> reconciler.calls().size() >= 3
+                && manager.controller("widget").orElseThrow().status().queue().idle());
+
+        // every add was queued before the workers started: one reconcile per object, none for a late add
+        assertThat(reconciler.calls()).extracting(call -> call.widget().getMetadata().getName())
+                .containsExactlyInAnyOrder("w-0", "w-1", "w-2");
     }
 
     private List<String> lists() {
