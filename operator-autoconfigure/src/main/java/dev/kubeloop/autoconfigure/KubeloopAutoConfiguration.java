@@ -36,8 +36,9 @@ import org.springframework.context.annotation.Import;
  * can fail still fails the refresh from there, and no reconcile runs before it. Not when this
  * application serves conversion webhooks ({@code SpokeConverter} beans and a webhook server): the
  * first lists of a converted kind may need this very server, which starts with the context's
- * lifecycle (and the test kit points the CRD's conversion at it there, which ends the watches
- * begun before); the caches then start from the lifecycle, after the webhook server, as before.
+ * lifecycle (where the test kit also points the CRD's conversion at it, an update of the CRD that
+ * the API server may answer by ending the watches begun before); the caches then start from the
+ * lifecycle, after the webhook server, as before.
  *
  * <p>{@code kubeloop.exit-when-ready=true} makes the application exit once it is ready, for the
  * training run of an ahead-of-time cache ({@link ExitWhenReady}).
