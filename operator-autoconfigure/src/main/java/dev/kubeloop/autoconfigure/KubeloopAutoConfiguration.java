@@ -29,6 +29,20 @@ import org.springframework.context.annotation.Import;
  * The manager's workers start once the caches have synced, or, when there is a
  * {@link WorkGate} bean ({@link LeaderElectionAutoConfiguration}), when the gate opens them.
  * {@code kubeloop.enabled=false} switches all of it off.
+ *
+ * <p>The manager's caches start as soon as the manager exists, while the rest of the context is
+ * still being built (its web server, actuator, the application's other beans): the served-CRD
+ * check and the first lists wait on the API server, the refresh keeps the CPU busy, and the two
+ * overlap instead of adding up. {@link KubeloopLifecycle} then only waits for them; everything that
+ * can fail still fails the refresh from there, and no reconcile runs before it. Not when this
+ * application serves conversion webhooks ({@code SpokeConverter} beans and a webhook server): the
+ * first lists of a converted kind may need this very server, which starts with the context's
+ * lifecycle (where the test kit also points the CRD's conversion at it, an update of the CRD that
+ * the API server may answer by ending the watches begun before); the caches then start from the
+ * lifecycle, after the webhook server, as before.
+ *
+ * <p>{@code kubeloop.exit-when-ready=true} makes the application exit once it is ready, for the
+ * training run of an ahead-of-time cache ({@link ExitWhenReady}).
  */
 @AutoConfiguration
 @Conditional(OnKubeloopEnabledCondition.class)
@@ -55,14 +69,25 @@ public final class KubeloopAutoConfiguration {
     ControllerManager kubeloopControllerManager(KubernetesClient kubernetesClient, KubeloopProperties properties,
             ListableBeanFactory beanFactory, ObjectProvider<ControllerObserver> observers,
             ObjectProvider<WorkGate> workGate) {
-        return ControllerManagerFactory.create(kubernetesClient, properties, ReconcilerBean.findAll(beanFactory),
-                observers.orderedStream().toList(), workGate.getIfAvailable(WorkGate::alwaysOpen));
+        ControllerManager manager = ControllerManagerFactory.create(kubernetesClient, properties,
+                ReconcilerBean.findAll(beanFactory), observers.orderedStream().toList(),
+                workGate.getIfAvailable(WorkGate::alwaysOpen));
+        if (!WebhookBeans.servesConversions(beanFactory)) {
+            manager.startCaches();
+        }
+        return manager;
     }
 
     @Bean
     KubeloopAvailability kubeloopAvailability(ApplicationEventPublisher publisher,
             ObjectProvider<ApplicationAvailability> availability) {
         return new KubeloopAvailability(publisher, availability);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExitWhenReady kubeloopExitWhenReady(KubeloopProperties properties) {
+        return new ExitWhenReady(properties, System::exit);
     }
 
     @Bean

@@ -1,7 +1,10 @@
 package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.runtime.manager.ControllerManager;
+import org.springframework.context.ApplicationStartupAware;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.metrics.ApplicationStartup;
+import org.springframework.core.metrics.StartupStep;
 
 /**
  * Starts and stops the {@link ControllerManager} with the application context.
@@ -13,6 +16,11 @@ import org.springframework.context.SmartLifecycle;
  * metrics are still served. A start failure (a missing CRD, caches that do not sync) fails the
  * context refresh.
  *
+ * <p>The caches began starting when the manager bean was created (see
+ * {@link KubeloopAutoConfiguration}); start waits for the served-CRD check and the first lists,
+ * then opens the work gate. The wait is the {@code kubeloop.manager.start} step of the
+ * application's {@link ApplicationStartup} (for example {@code /actuator/startup}).
+ *
  * <p>With leader election, start leaves this replica standing by (caches synced, ready) and stop
  * releases the Lease once reconciles in flight have drained, before the informers stop; the
  * manager orders both (see {@code ControllerManager} and {@code WorkGate}).
@@ -21,11 +29,12 @@ import org.springframework.context.SmartLifecycle;
  * {@code spring.lifecycle.timeout-per-shutdown-phase} above it. Thread-safe: Spring calls start
  * and stop from one thread at a time; {@code running} is volatile for {@link #isRunning()}.
  */
-final class KubeloopLifecycle implements SmartLifecycle {
+final class KubeloopLifecycle implements SmartLifecycle, ApplicationStartupAware {
 
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
     private final ControllerManager manager;
+    private ApplicationStartup applicationStartup = ApplicationStartup.DEFAULT;
     private volatile boolean running;
 
     KubeloopLifecycle(ControllerManager manager) {
@@ -33,8 +42,19 @@ final class KubeloopLifecycle implements SmartLifecycle {
     }
 
     @Override
+    public void setApplicationStartup(ApplicationStartup applicationStartup) {
+        this.applicationStartup = applicationStartup;
+    }
+
+    @Override
     public void start() {
-        manager.start();
+        StartupStep step = applicationStartup.start("kubeloop.manager.start")
+                .tag("controllers", String.valueOf(manager.controllers().size()));
+        try {
+            manager.start();
+        } finally {
+            step.end();
+        }
         running = true;
     }
 

@@ -64,6 +64,14 @@ public class KubeloopProperties {
     private long informerListPageSize = Settings.INFORMER_LIST_PAGE_SIZE.defaultValue();
 
     /**
+     * Whether the application closes and exits (status 0) once it is ready: caches synced, workers
+     * started. For the training run of the JVM's AOT cache (Java 25) or CDS archive, so that the
+     * cache covers the informers' start and first lists, which spring.context.exit=onRefresh stops
+     * before.
+     */
+    private boolean exitWhenReady = Settings.EXIT_WHEN_READY.defaultValue();
+
+    /**
      * How often the API server is asked (API discovery, no RBAC needed) whether the optional types
      * of watches and reconcilers are served, so that their informers start when a CRD appears and
      * stop when it goes.
@@ -155,6 +163,14 @@ public class KubeloopProperties {
 
     public void setInformerListPageSize(long informerListPageSize) {
         this.informerListPageSize = informerListPageSize;
+    }
+
+    public boolean isExitWhenReady() {
+        return exitWhenReady;
+    }
+
+    public void setExitWhenReady(boolean exitWhenReady) {
+        this.exitWhenReady = exitWhenReady;
     }
 
     public boolean isReadYourWrites() {

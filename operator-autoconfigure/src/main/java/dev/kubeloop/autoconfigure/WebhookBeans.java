@@ -4,6 +4,7 @@ import dev.kubeloop.api.webhook.Defaulter;
 import dev.kubeloop.api.webhook.SpokeConverter;
 import dev.kubeloop.api.webhook.Validator;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.webhook.WebhookServer;
 import dev.kubeloop.webhook.Webhooks;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -30,6 +31,15 @@ final class WebhookBeans {
         return beanFactory.getBeanNamesForType(Validator.class, true, false).length > 0
                 || beanFactory.getBeanNamesForType(Defaulter.class, true, false).length > 0
                 || beanFactory.getBeanNamesForType(SpokeConverter.class, true, false).length > 0;
+    }
+
+    /**
+     * True if the application will serve conversion webhooks: it has a converter bean and a
+     * webhook server bean (without creating either).
+     */
+    static boolean servesConversions(ListableBeanFactory beanFactory) {
+        return beanFactory.getBeanNamesForType(SpokeConverter.class, true, false).length > 0
+                && beanFactory.getBeanNamesForType(WebhookServer.class, true, false).length > 0;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -51,6 +51,9 @@ public final class Settings {
     public static final Setting<Long> INFORMER_LIST_PAGE_SIZE = Setting.of("informer-list-page-size", 0L,
             "a whole number of 0 or more (0 lists in one response; client-go pages by 500)", size -> size >= 0);
 
+    /** Whether the application exits once it is ready (a training run for the JVM's AOT cache or CDS). */
+    public static final Setting<Boolean> EXIT_WHEN_READY = Setting.any("exit-when-ready", false, "true or false");
+
     /**
      * Whether a reconcile reads its controller's own writes even before the informer delivers them,
      * instead of an older cached object.
@@ -122,9 +125,10 @@ public final class Settings {
             "<name>.kubeloop.dev/finalizer for a Cleaner, else none",
             "a domain-qualified name such as example.com/cleanup", finalizer -> true);
 
-    private static final List<Setting<?>> ALL = List.of(ENABLED, NAMESPACES, CACHE_SYNC_TIMEOUT, SHUTDOWN_TIMEOUT, EXIT_ZERO_ON_SIGTERM,
-            STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, READ_YOUR_WRITES, OPTIONAL_TYPE_POLL_INTERVAL,
-            RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
+    private static final List<Setting<?>> ALL = List.of(ENABLED, NAMESPACES, CACHE_SYNC_TIMEOUT, SHUTDOWN_TIMEOUT,
+            EXIT_ZERO_ON_SIGTERM,
+            STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, EXIT_WHEN_READY, READ_YOUR_WRITES,
+            OPTIONAL_TYPE_POLL_INTERVAL, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
             RATE_LIMITER_QPS, RATE_LIMITER_BURST, INTROSPECTION_LAST_ERRORS, WORKERS, RECONCILER_NAMESPACES,
             LABEL_SELECTOR, GENERATION_AWARE, RESYNC_PERIOD, RECONCILE_TIMEOUT, FIELD_MANAGER, FINALIZER);
 

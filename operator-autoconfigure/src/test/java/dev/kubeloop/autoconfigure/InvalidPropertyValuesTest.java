@@ -69,6 +69,7 @@ class InvalidPropertyValuesTest {
                     + "'-5s': it must be a duration of 0 or more"),
             new Case("kubeloop.exit-zero-on-sigterm", "sometimes", "invalid value 'sometimes'", "true or false"),
             new Case("kubeloop.strip-managed-fields", "perhaps", "invalid value 'perhaps'", "true or false"),
+            new Case("kubeloop.exit-when-ready", "soon", "invalid value 'soon'", "true or false"),
             new Case("kubeloop.read-your-writes", "mostly", "invalid value 'mostly'", "true or false"),
             new Case("kubeloop.informer-list-page-size", "many", "invalid value 'many'", "a whole number"),
             new Case("kubeloop.optional-type-poll-interval", "often", "invalid value 'often'", "a positive duration"),

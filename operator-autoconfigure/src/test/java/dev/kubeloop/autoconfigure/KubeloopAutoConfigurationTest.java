@@ -16,6 +16,7 @@ import dev.kubeloop.autoconfigure.scan.ScannedWidgetReconciler;
 import dev.kubeloop.autoconfigure.scan.ScanningApplication;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.Settings;
+import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.controller.Controller;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.runtime.manager.ControllerManager;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -208,6 +210,87 @@ class KubeloopAutoConfigurationTest {
 
         assertThat(manager[0].isRunning()).isFalse();
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("kubeloop-widget-"));
+    }
+
+    @Test
+    void theCachesSyncWhileTheRestOfTheContextIsStillStarting() {
+        cluster.client().resource(Widget.named("ns", "a")).create();
+        runner.withUserConfiguration(ScanningApplication.class, EarlierLifecycleConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            EarlierLifecycle earlier = context.getBean(EarlierLifecycle.class);
+            assertThat(earlier.sawSyncedCaches).as("synced before Kubeloop's lifecycle started").isTrue();
+            assertThat(earlier.sawWorkersRunning).as("no reconcile before it").isFalse();
+            ScannedWidgetReconciler reconciler = context.getBean(ScannedWidgetReconciler.class);
+            eventually().until(() -> reconciler.count("ns/a") == 1);
+        });
+    }
+
+    @Test
+    void aContextThatFailsAfterTheManagerWasCreatedStopsTheCachesItStarted() {
+        FailingAfterTheManager.seen = null;
+        runner.withUserConfiguration(ScanningApplication.class, FailingAfterTheManager.class)
+                .run(context -> assertThat(context).hasFailed());
+
+        ControllerManager manager = FailingAfterTheManager.seen;
+        assertThat(manager).isNotNull();
+        assertThat(manager.state()).isEqualTo(ControllerManager.State.STOPPED);
+        assertThat(manager.informers()).allSatisfy(informer -> assertThat(informer.watching()).isFalse());
+    }
+
+    /** Starts just before Kubeloop's lifecycle and waits for the caches there, as a web server would take its time. */
+    @Configuration(proxyBeanMethods = false)
+    static class EarlierLifecycleConfiguration {
+        @Bean
+        EarlierLifecycle earlierLifecycle(ControllerManager manager) {
+            return new EarlierLifecycle(manager);
+        }
+    }
+
+    static final class EarlierLifecycle implements SmartLifecycle {
+        private final ControllerManager manager;
+        private volatile boolean running;
+        volatile boolean sawSyncedCaches;
+        volatile boolean sawWorkersRunning;
+
+        EarlierLifecycle(ControllerManager manager) {
+            this.manager = manager;
+        }
+
+        @Override
+        public void start() {
+            eventually().until(() -> manager.informers().stream().allMatch(InformerStatus::synced));
+            sawSyncedCaches = true;
+            sawWorkersRunning = manager.workersRunning() || manager.isRunning();
+            running = true;
+        }
+
+        @Override
+        public void stop() {
+            running = false;
+        }
+
+        @Override
+        public boolean isRunning() {
+            return running;
+        }
+
+        @Override
+        public int getPhase() {
+            return KubeloopLifecycle.PHASE - 1;
+        }
+    }
+
+    /** A bean created after the manager whose creation fails once the manager's caches are watching. */
+    @Configuration(proxyBeanMethods = false)
+    static class FailingAfterTheManager {
+        static volatile ControllerManager seen;
+
+        @Bean
+        Object failsAfterTheManager(ControllerManager manager) {
+            seen = manager;
+            eventually().until(() -> manager.informers().stream().allMatch(InformerStatus::watching));
+            throw new IllegalStateException("a later bean fails");
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -3,13 +3,20 @@ package dev.kubeloop.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.kubeloop.api.webhook.SpokeConverter;
+import dev.kubeloop.autoconfigure.scan.ScanningApplication;
 import dev.kubeloop.health.WebhookHealthIndicator;
 import dev.kubeloop.metrics.WebhookMetrics;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.runtime.cache.InformerStatus;
+import dev.kubeloop.runtime.manager.ControllerManager;
+import dev.kubeloop.testing.Eventually;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.TestCertificate;
 import dev.kubeloop.testing.Widget;
 import dev.kubeloop.testing.WidgetValidator;
+import dev.kubeloop.webhook.Shelf;
+import dev.kubeloop.webhook.ShelfV1;
 import dev.kubeloop.webhook.WebhookServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,10 +33,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * The webhook server as the auto-configuration runs it: from a validator bean and an SSL bundle of
@@ -55,15 +66,24 @@ class KubeloopWebhookAutoConfigurationTest {
 
     /** Without any certificate configured. */
     private static ApplicationContextRunner bare() {
+        return bare(cluster);
+    }
+
+    /** On {@code apiServer}; the context closes its client. */
+    private static ApplicationContextRunner bare(MockCluster apiServer) {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(KubeloopAutoConfiguration.class, SslAutoConfiguration.class,
                         KubeloopWebhookAutoConfiguration.class))
-                .withBean(KubernetesClient.class, cluster::client)
+                .withBean(KubernetesClient.class, apiServer::client)
                 .withBean(MeterRegistry.class, SimpleMeterRegistry::new);
     }
 
     private ApplicationContextRunner runner() {
-        return bare()
+        return withCertificate(bare());
+    }
+
+    private ApplicationContextRunner withCertificate(ApplicationContextRunner runner) {
+        return runner
                 .withPropertyValues("kubeloop.webhook.port=0", "kubeloop.webhook.address=127.0.0.1",
                         "spring.ssl.bundle.pem.webhook.keystore.certificate=" + certificates.resolve("tls.crt").toUri(),
                         "spring.ssl.bundle.pem.webhook.keystore.private-key=" + certificates.resolve("tls.key").toUri(),
@@ -193,6 +213,107 @@ class KubeloopWebhookAutoConfigurationTest {
                                 + taken.getLocalPort());
                         assertThat(analyzed.action()).contains("kubeloop.webhook.port");
                     });
+        }
+    }
+
+    /**
+     * The first lists of a converted kind may need this application's own conversion webhook (the
+     * test kit points the CRD at it once it listens): the caches start after the server does, from
+     * Kubeloop's lifecycle, not early with the manager bean.
+     */
+    @Test
+    void anApplicationServingConversionsStartsItsCachesOnlyAfterItsWebhookServer() {
+        TestCertificate.create(Duration.ofHours(1)).writeTo(certificates);
+        // an API server of its own: these contexts run reconcilers, and close the client they were given
+        try (MockCluster apiServer = MockCluster.withWidgetCrd()) {
+            withCertificate(bare(apiServer)).withUserConfiguration(ScanningApplication.class, JustBeforeKubeloop.class)
+                .withBean(ShelfConversion.class).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    JustBeforeKubeloop before = context.getBean(JustBeforeKubeloop.class);
+                    assertThat(before.webhookServerRunning).isTrue();
+                    assertThat(before.anyInformerWatching).as("an informer started before the lifecycle").isFalse();
+                    assertThat(context.getBean(ControllerManager.class).hasSynced()).isTrue();
+                });
+        }
+    }
+
+    /** Validators and defaulters are never called by a list: the caches start early, as without webhooks. */
+    @Test
+    void anApplicationServingOnlyAdmissionWebhooksStartsItsCachesEarly() {
+        TestCertificate.create(Duration.ofHours(1)).writeTo(certificates);
+        try (MockCluster apiServer = MockCluster.withWidgetCrd()) {
+            withCertificate(bare(apiServer)).withUserConfiguration(ScanningApplication.class, JustBeforeKubeloop.class)
+                .withPropertyValues("test.wait-for-caches=true").withBean(WidgetValidator.class).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    // only the early start can have synced them before Kubeloop's lifecycle
+                    assertThat(context.getBean(JustBeforeKubeloop.class).syncedBeforeKubeloop).isTrue();
+                });
+        }
+    }
+
+    /** A converter of the test's Shelf kind (hub {@code Shelf}, spoke {@code ShelfV1}). */
+    static final class ShelfConversion implements SpokeConverter<Shelf, ShelfV1> {
+        @Override
+        public Shelf toHub(ShelfV1 spoke) {
+            Shelf hub = new Shelf();
+            hub.setMetadata(spoke.getMetadata());
+            return hub;
+        }
+
+        @Override
+        public ShelfV1 fromHub(Shelf hub) {
+            ShelfV1 spoke = new ShelfV1();
+            spoke.setMetadata(hub.getMetadata());
+            return spoke;
+        }
+    }
+
+    /**
+     * Starts between the webhook server and Kubeloop's lifecycle and notes what had started by then;
+     * with {@code test.wait-for-caches}, it first waits for the caches to sync, as a slower part of
+     * the refresh would take its time.
+     */
+    @Configuration(proxyBeanMethods = false)
+    static class JustBeforeKubeloop implements SmartLifecycle {
+        private final ControllerManager manager;
+        private final ObjectProvider<WebhookServer> server;
+        private final boolean waitForCaches;
+        private volatile boolean running;
+        volatile boolean webhookServerRunning;
+        volatile boolean anyInformerWatching;
+        volatile boolean syncedBeforeKubeloop;
+
+        JustBeforeKubeloop(ControllerManager manager, ObjectProvider<WebhookServer> server,
+                @Value("${test.wait-for-caches:false}") boolean waitForCaches) {
+            this.manager = manager;
+            this.server = server;
+            this.waitForCaches = waitForCaches;
+        }
+
+        @Override
+        public void start() {
+            webhookServerRunning = server.getObject().isRunning();
+            if (waitForCaches) {
+                Eventually.eventually().until(() -> manager.informers().stream().allMatch(InformerStatus::synced));
+                syncedBeforeKubeloop = true;
+            }
+            anyInformerWatching = manager.informers().stream().anyMatch(InformerStatus::watching);
+            running = true;
+        }
+
+        @Override
+        public void stop() {
+            running = false;
+        }
+
+        @Override
+        public boolean isRunning() {
+            return running;
+        }
+
+        @Override
+        public int getPhase() {
+            return KubeloopLifecycle.PHASE - 1;
         }
     }
 

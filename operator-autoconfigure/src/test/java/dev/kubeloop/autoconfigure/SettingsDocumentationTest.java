@@ -96,6 +96,7 @@ class SettingsDocumentationTest {
         assertThat(properties.getShutdownTimeout()).isEqualTo(Settings.SHUTDOWN_TIMEOUT.defaultValue());
         assertThat(properties.isStripManagedFields()).isEqualTo(Settings.STRIP_MANAGED_FIELDS.defaultValue());
         assertThat(properties.getInformerListPageSize()).isEqualTo(Settings.INFORMER_LIST_PAGE_SIZE.defaultValue());
+        assertThat(properties.isExitWhenReady()).isEqualTo(Settings.EXIT_WHEN_READY.defaultValue());
         assertThat(properties.getRateLimiter().getBaseDelay()).isEqualTo(Settings.RATE_LIMITER_BASE_DELAY.defaultValue());
         assertThat(properties.getRateLimiter().getMaxDelay()).isEqualTo(Settings.RATE_LIMITER_MAX_DELAY.defaultValue());
         assertThat(properties.getRateLimiter().getQps()).isEqualTo(Settings.RATE_LIMITER_QPS.defaultValue());

@@ -48,7 +48,7 @@ public final class CompareMain {
         try (ApiServer server = options.useKubeconfig() ? new KubeconfigApiServer() : new MockApiServer(options.mockWatchReplay())) {
             ScenarioContext context = new ScenarioContext(server, options.launchSettings());
             warmUp(options, context);
-            trainCds(options, context);
+            trainArchives(options, context);
             Results results = new Results();
             for (Scenario scenario : scenarios) {
                 for (int round = 1; round <= options.rounds(); round++) {
@@ -87,17 +87,27 @@ public final class CompareMain {
     }
 
     /**
-     * Writes the class-data-sharing archive of each {@code --cds} contender: a cold start of 300
-     * objects loads the classes of start-up and of the reconcile path; the JVM dumps them at exit.
+     * Writes the class-data-sharing archive of each {@code --cds} contender and the ahead-of-time
+     * cache of each {@code --aot} contender: a cold start of 300 objects loads the classes of
+     * start-up and of the reconcile path (and, for the AOT cache, profiles their methods); the JVM
+     * writes the archive at exit.
      */
-    private static void trainCds(CompareOptions options, ScenarioContext context) throws Exception {
+    private static void trainArchives(CompareOptions options, ScenarioContext context) throws Exception {
         LaunchSettings settings = options.launchSettings();
-        for (String contender : settings.cdsContenders()) {
-            Files.deleteIfExists(settings.cdsArchive(contender));
-            System.err.printf("CDS training run: %s%n", contender);
+        for (String contender : options.contenders()) {
+            if (!settings.archived(contender)) {
+                continue;
+            }
+            String kind = settings.aotContenders().contains(contender) ? "AOT cache" : "CDS archive";
+            if (options.keepArchives() && Files.exists(settings.archive(contender))) {
+                System.err.printf("%s of %s kept: %s%n", kind, contender, settings.archive(contender));
+                continue;
+            }
+            Files.deleteIfExists(settings.archive(contender));
+            System.err.printf("%s training run: %s%n", kind, contender);
             new ColdStartScenario(300).run(contender, 0, context);
-            if (!Files.exists(settings.cdsArchive(contender))) {
-                throw new IllegalStateException("no CDS archive written for " + contender + " (see its r0 log)");
+            if (!Files.exists(settings.archive(contender))) {
+                throw new IllegalStateException("no " + kind + " written for " + contender + " (see its r0 log)");
             }
         }
     }

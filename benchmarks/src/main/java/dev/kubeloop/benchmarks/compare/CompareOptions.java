@@ -44,6 +44,11 @@ final class CompareOptions {
               --jfr=LIST              contenders to record with JFR into <out>/jfr (default: none)
               --cds=LIST              contenders started with a dynamic class-data-sharing archive of their
                                       own, written by an unreported 300-object cold start first (default: none)
+              --aot=LIST              contenders started with an ahead-of-time cache of their own (JDK 25+:
+                                      -XX:AOTCache), written by an unreported 300-object cold start first
+                                      (default: none)
+              --keep-archives         reuse the --cds/--aot archives an earlier invocation with the same --out
+                                      wrote instead of training again (default: train every time)
               --warmup-objects=N      unreported bound+patch burst run warming the launcher first; 0: none (default 1000)
               --settle-ms=N           quiet period before reading a contender's CPU (default 1000)
               --timeout-seconds=N     longest single wait (default 600)
@@ -68,6 +73,10 @@ final class CompareOptions {
         for (String arg : list) {
             if (arg.equals("--help") || arg.equals("-h")) {
                 options.values.put("help", "true");
+                continue;
+            }
+            if (arg.equals("--keep-archives")) {
+                options.values.put("keep-archives", "true");
                 continue;
             }
             int eq = arg.indexOf('=');
@@ -133,6 +142,10 @@ final class CompareOptions {
         };
     }
 
+    boolean keepArchives() {
+        return values.containsKey("keep-archives") && !values.get("keep-archives").equals("false");
+    }
+
     boolean mockWatchReplay() {
         return Boolean.parseBoolean(values.getOrDefault("mock-watch-replay", "false"));
     }
@@ -144,9 +157,20 @@ final class CompareOptions {
     LaunchSettings launchSettings() {
         Set<String> jfr = new LinkedHashSet<>(list("jfr", List.of()));
         Set<String> cds = new LinkedHashSet<>(list("cds", List.of()));
+        Set<String> aot = new LinkedHashSet<>(list("aot", List.of()));
+        if (!aot.isEmpty() && Runtime.version().feature() < 25) {
+            throw new IllegalArgumentException("--aot needs JDK 25 or later (contenders run on the launcher's java, "
+                    + Runtime.version() + ")\n\n" + USAGE);
+        }
+        for (String contender : aot) {
+            if (cds.contains(contender)) {
+                throw new IllegalArgumentException("--cds and --aot both name " + contender + "; a JVM uses one archive"
+                        + "\n\n" + USAGE);
+            }
+        }
         return new LaunchSettings(values.getOrDefault("heap", "1g"), intValue("workers", 4), outDir(), jfr,
                 Duration.ofSeconds(intValue("timeout-seconds", 600)), Duration.ofMillis(intValue("settle-ms", 1000)),
-                cds);
+                cds, aot);
     }
 
     private int intValue(String key, int defaultValue) {

@@ -50,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * {@link WorkGate}, so no reconcile ever runs on a partial cache. The default gate starts the
  * workers at once; leader election starts them only while this replica holds the Lease (a
  * standby keeps its caches and queues warm). Any failure stops what was started and is thrown as a
- * {@link KubeloopConfigurationException}.
+ * {@link KubeloopConfigurationException}. The first half, up to the informers' first lists, can
+ * begin earlier on a thread of its own ({@link #startCaches()}), so that it overlaps whatever the
+ * application still does before it calls {@link #start()}; start then only waits for it.
  *
  * <p><b>Stop</b>: tells the gate, stops handing out keys, waits up to the shutdown timeout
  * (default 30 s) for reconciles in flight, interrupts those still running, then closes the gate
@@ -61,8 +63,10 @@ import org.slf4j.LoggerFactory;
  * controller, reconcile and worker (metrics); {@link #state()}, {@link #informers()} and
  * {@link Controller#status()} are snapshots for health checks and introspection.
  *
- * <p>Thread-safety: {@link #register}, {@link #start()} and {@link #stop()} are synchronized on
- * the manager (a manager is registered, started once and stopped once; stop is idempotent). The
+ * <p>Thread-safety: {@link #register}, {@link #startCaches()}, {@link #start()} and {@link #stop()}
+ * are synchronized on the manager (a manager is registered, started once and stopped once; stop is
+ * idempotent); the early half of the start runs on its own thread and is fenced by stop (see
+ * {@link CacheStart}). The
  * gate starts and pauses workers from its own threads under a separate lock, so that it never
  * waits for a stop in progress, and a stop in progress never starts them again. The accessors read
  * volatile snapshots and never wait for a start or stop in progress, so a reconcile may call them.
@@ -106,6 +110,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
     /** What every reconcile passes: the gate's (sharding admits only the buckets this replica holds). */
     private final ReconcileFence fence;
     private final GatedWorkers workers = new GatedWorkers();
+    private final CacheStart cacheStart;
     // written under this lock; read without it (register only happens before start)
     private final Map<String, ControllerWorkers<?>> controllers = new LinkedHashMap<>();
     /** An immutable copy of {@code controllers}, so that readers never wait for a start or stop in progress. */
@@ -127,6 +132,14 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
                 builder.optionalTypePollInterval, observers::informerFailed, events.recorderFor(INFORMER_EVENT_SOURCE),
                 gate.shardLayout().orElse(null));
         this.fence = gate.fence();
+        this.cacheStart = new CacheStart(() -> {
+            // the first request to the API server, early or not: say which server and who
+            log.info("Kubeloop connects to the API server at {}", describeClient());
+            new ServedResourceCheck(client).check(typesInUse());
+        }, () -> {
+            events.start();
+            informers.start();
+        });
     }
 
     public static Builder builder(KubernetesClient client) {
@@ -142,7 +155,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
             ResourceReconciler<T> reconciler) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(reconciler, "reconciler");
-        if (state != State.NEW) {
+        if (state != State.NEW || cacheStart.begun()) {
             throw new IllegalStateException("controllers must be registered before the manager starts");
         }
         ControllerConfig<T> effective = config;
@@ -166,8 +179,22 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
     }
 
     /**
-     * Starts informers, waits for their caches, then opens the work gate (by default: starts the
-     * workers).
+     * Begins the first half of {@link #start()} on a thread of its own and returns at once: checks
+     * that every custom resource type is served, then starts the informers (their first lists). Call
+     * it once every controller is registered, as early as possible; what it finds wrong,
+     * {@link #start()} throws. Optional, and does nothing if the caches are starting already;
+     * nothing can be registered after it.
+     */
+    public synchronized void startCaches() {
+        if (state != State.NEW) {
+            throw new IllegalStateException("the caches start before the manager does");
+        }
+        cacheStart.beginInBackground();
+    }
+
+    /**
+     * Starts informers (unless {@link #startCaches()} did), waits for their caches, then opens the
+     * work gate (by default: starts the workers).
      *
      * @throws KubeloopConfigurationException if a type is not served or a cache does not sync
      */
@@ -179,10 +206,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         state = State.STARTING;
         try {
             observers.managerStarting(this);
-            log.info("Kubeloop connects to the API server at {}", describeClient());
-            new ServedResourceCheck(client).check(typesInUse());
-            events.start();
-            informers.start();
+            cacheStart.runOrAwait();
             informers.awaitSynced(cacheSyncTimeout);
             workers.accept();
             state = State.RUNNING;
@@ -244,6 +268,8 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
 
     private void shutDown(Duration drainTimeout) throws InterruptedException {
         long deadline = System.nanoTime() + drainTimeout.toNanos();
+        // an early start still under way completes first, or starts nothing at all
+        cacheStart.fence();
         quietly("shutdownStarted", gate::shutdownStarted);
         workers.beginShutdown();
         for (ControllerWorkers<?> controller : controllers.values()) {

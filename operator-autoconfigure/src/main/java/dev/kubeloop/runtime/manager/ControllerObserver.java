@@ -36,7 +36,8 @@ public interface ControllerObserver {
     }
 
     /**
-     * Every controller is registered and the manager is about to start its informers: the moment
+     * Every controller is registered and {@link ControllerManager#start()} begins (its informers may
+     * have begun their first lists already, see {@link ControllerManager#startCaches()}): the moment
      * to bind gauges over {@link ControllerManager#controllers()} and {@link ControllerManager#informers()}.
      */
     default void managerStarting(ControllerManager manager) {

@@ -1,6 +1,7 @@
 package dev.kubeloop.sample.demo;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -14,9 +15,11 @@ import org.springframework.context.annotation.Configuration;
 @Conditional(DemoModeCondition.class)
 class DemoConfiguration {
 
+    /** The server {@link DemoApiServerStarter} began starting before the refresh, else a new one. */
     @Bean(destroyMethod = "close")
-    DemoApiServer demoApiServer() {
-        return new DemoApiServer();
+    DemoApiServer demoApiServer(ObjectProvider<DemoApiServerStarter.Start> started) {
+        DemoApiServerStarter.Start start = started.getIfAvailable();
+        return start == null ? new DemoApiServer() : start.claim();
     }
 
     @Bean(destroyMethod = "")

@@ -19,7 +19,11 @@ class DemoModeCondition extends SpringBootCondition {
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        Environment environment = context.getEnvironment();
+        return outcome(context.getEnvironment());
+    }
+
+    /** Whether demo mode applies in {@code environment}, and why. */
+    static ConditionOutcome outcome(Environment environment) {
         String mode = environment.getProperty(PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
         return switch (mode) {
             case "on", "true" -> ConditionOutcome.match(PROPERTY + "=" + mode);

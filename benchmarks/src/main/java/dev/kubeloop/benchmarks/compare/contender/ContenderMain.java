@@ -29,9 +29,11 @@ public final class ContenderMain {
             seen.expect(options.awaitInitial(), 1).whenReached(wall -> events.send(Protocol.SEEN, "id", "initial",
                     "wall", wall));
         }
-        Contender contender = Contender.create(options, probe);
         try {
+            // STARTING before the contender is even constructed: some build their client and framework in
+            // the constructor, and that is part of their start as much as a Spring context refresh is
             events.sendStats(Protocol.STARTING, WallClock.nowNanos());
+            Contender contender = Contender.create(options, probe);
             contender.start();
             events.sendStats(Protocol.READY, WallClock.nowNanos());
             new CommandLoop(events, probe, seen).run(new BufferedReader(

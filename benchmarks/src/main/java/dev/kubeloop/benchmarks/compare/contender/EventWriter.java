@@ -17,10 +17,10 @@ final class EventWriter {
         out.flush();
     }
 
-    /** Wall time, process CPU (and its JIT and GC parts), heap and uptime: what most answers carry. */
+    /** Wall time, process CPU (and its JIT and GC parts), heap, uptime and classes loaded: what most answers carry. */
     void sendStats(String type, long wallNanos) {
         send(type, "wall", wallNanos, "cpu", ProcessMetrics.cpuNanos(), "jitCpu", JvmThreadCpu.jitNanos(),
                 "gcCpu", JvmThreadCpu.gcNanos(), "heapUsed", ProcessMetrics.heapUsedBytes(),
-                "uptimeMs", ProcessMetrics.uptimeMillis());
+                "uptimeMs", ProcessMetrics.uptimeMillis(), "classes", ProcessMetrics.loadedClasses());
     }
 }

@@ -22,6 +22,11 @@ final class ProcessMetrics {
         return MEMORY.getHeapMemoryUsage().getUsed();
     }
 
+    /** Classes loaded since the JVM started (unloaded ones included). */
+    static long loadedClasses() {
+        return ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount();
+    }
+
     static long uptimeMillis() {
         return ManagementFactory.getRuntimeMXBean().getUptime();
     }

@@ -58,8 +58,8 @@ public final class ScenarioContext {
         if (settings.jfrContenders().contains(contender)) {
             Files.createDirectories(settings.jfrFile(runName).getParent());
         }
-        if (settings.cdsContenders().contains(contender)) {
-            Files.createDirectories(settings.cdsArchive(contender).getParent());
+        if (settings.archived(contender)) {
+            Files.createDirectories(settings.archive(contender).getParent());
         }
         return ChildProcess.start(settings.command(contender, runName, args), settings.logFile(runName),
                 runName);

@@ -7,8 +7,9 @@ import dev.kubeloop.benchmarks.compare.server.ServerSession;
 
 /**
  * startup: from forking the JVM until the contender is ready (caches synced) on an empty
- * namespace: what a minimal operator costs to start. Notes: the contender's own share (after the
- * JVM and the harness are up) and the process CPU spent by then.
+ * namespace: what a minimal operator costs to start. Notes: the contender's own share (from
+ * before it is constructed, once the JVM and the harness are up), the process CPU spent by then
+ * (all threads since the JVM started), the JIT compiler threads' part of it, and the classes loaded.
  */
 public final class StartupScenario implements Scenario {
 
@@ -32,7 +33,9 @@ public final class StartupScenario implements Scenario {
                 Event ready = child.await(Protocol.READY, context.timeout());
                 return new Measurement((ready.longField("wall") - forked) / 1e6, Double.NaN, Double.NaN, Measurement.notes(
                         "framework ms", (ready.longField("wall") - starting.longField("wall")) / 1e6,
-                        "CPU ms", ready.longField("cpu") / 1e6));
+                        "CPU ms", ready.longField("cpu") / 1e6,
+                        "JIT CPU ms", ready.longField("jitCpu") / 1e6,
+                        "classes", ready.longField("classes")));
             }
         }
     }

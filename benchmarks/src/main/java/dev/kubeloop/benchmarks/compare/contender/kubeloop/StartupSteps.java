@@ -1,5 +1,7 @@
 package dev.kubeloop.benchmarks.compare.contender.kubeloop;
 
+import java.lang.management.ManagementFactory;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -11,11 +13,14 @@ import org.springframework.core.metrics.StartupStep;
 /**
  * A diagnostic for the startup scenario: with {@code BENCH_STARTUP_STEPS=1} in the environment
  * (contender JVMs inherit the launcher's), the Kubeloop contender records Spring's startup steps
- * and prints the slowest ones to its log. Off by default: recording costs a little itself.
+ * and prints to its log the slowest ones, then every step of 5 ms or more in the order they began,
+ * with its start in milliseconds since the JVM started (so the gaps between steps, which Spring
+ * does not record, show too). Off by default: recording costs a little itself.
  */
 final class StartupSteps {
 
     private static final int SHOWN = 25;
+    private static final long TIMELINE_MIN_MICROS = 5_000;
 
     private StartupSteps() {
     }
@@ -32,6 +37,22 @@ final class StartupSteps {
                 .limit(SHOWN)
                 .forEach(event -> System.err.println(String.format(Locale.ROOT, "%8.1f  %s %s",
                         event.getDuration().toNanos() / 1e6, event.getStartupStep().getName(), tags(event.getStartupStep()))));
+        long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
+        System.err.println("Spring startup steps of 5 ms or more by start (ms since JVM start, duration ms):");
+        timeline.getEvents().stream()
+                .filter(event -> event.getDuration().toNanos() >= TIMELINE_MIN_MICROS * 1_000)
+                .sorted(Comparator.comparing(StartupTimeline.TimelineEvent::getStartTime))
+                .forEach(event -> System.err.println(String.format(Locale.ROOT, "%8d %+8.1f  %s %s",
+                        sinceJvmStart(jvmStart, event.getStartTime()), event.getDuration().toNanos() / 1e6,
+                        event.getStartupStep().getName(), tags(event.getStartupStep()))));
+        System.err.println(String.format(Locale.ROOT, "%8d  context returned (process CPU %d ms)",
+                ManagementFactory.getRuntimeMXBean().getUptime(),
+                ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                        .getProcessCpuTime() / 1_000_000));
+    }
+
+    private static long sinceJvmStart(long jvmStartMillis, Instant instant) {
+        return instant.toEpochMilli() - jvmStartMillis;
     }
 
     private static String tags(StartupStep step) {
