@@ -29,7 +29,8 @@ class ApplyStatusTest extends MockClusterTestSupport {
         eventually().until(() -> controller.status().writes().skipped().get(WriteOperation.APPLY_STATUS) == 1);
 
         recolor("a", "green");
-        eventually().until(() -> "green".equals(message("a")));
+        // the server has the status before the worker has counted its write: wait for the reconcile to end too
+        eventually().until(() -> "green".equals(message("a")) && controller.queueStats().idle());
         assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.APPLY_STATUS, 2L);
     }
 
