@@ -55,7 +55,7 @@ final class ReconcilerCaches implements CacheReader {
                     @Override
                     public void warning(HasMetadata regarding, String reason, String message) {
                     }
-                });
+                }, null); // not sharded
     }
 
     /** Registers {@code request} with {@code declared} indexes on its type, and adds its cache. */
