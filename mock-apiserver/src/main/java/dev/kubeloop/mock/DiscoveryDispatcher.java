@@ -11,9 +11,6 @@ import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
-import io.fabric8.kubernetes.client.server.mock.Resetable;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
@@ -26,7 +23,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -47,19 +43,18 @@ import java.util.Optional;
  *
  * <p>Everything else goes to the delegate unchanged. Thread-safe: stateless apart from the delegate.
  */
-public final class DiscoveryDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
+public final class DiscoveryDispatcher extends DecoratingDispatcher {
 
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private static final List<String> ALL_VERBS = List.of("create", "delete", "deletecollection", "get", "list",
             "patch", "update", "watch");
     private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
 
-    private final Dispatcher delegate;
     private final KubernetesSerialization serialization = new KubernetesSerialization();
 
     /** Wraps {@code delegate}: everything but discovery goes to it unchanged. */
     public DiscoveryDispatcher(Dispatcher delegate) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        super(delegate);
     }
 
     @Override
@@ -199,33 +194,6 @@ public final class DiscoveryDispatcher extends Dispatcher implements Resetable, 
     }
 
     private MockResponse notFound(String message) {
-        return new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND)
-                .setHeader("Content-Type", "application/json")
-                .setBody(serialization.asJson(Map.of("apiVersion", "v1", "kind", "Status", "status", "Failure",
-                        "reason", "NotFound", "message", message, "code", HttpURLConnection.HTTP_NOT_FOUND)));
-    }
-
-    @Override
-    public void reset() {
-        if (delegate instanceof Resetable resetable) {
-            resetable.reset();
-        }
-    }
-
-    @Override
-    public void expectCustomResource(CustomResourceDefinitionContext context) {
-        if (delegate instanceof CustomResourceAware aware) {
-            aware.expectCustomResource(context);
-        }
-    }
-
-    @Override
-    public void shutdown() {
-        delegate.shutdown();
-    }
-
-    @Override
-    public void releaseResources() {
-        delegate.releaseResources();
+        return failure(serialization, HttpURLConnection.HTTP_NOT_FOUND, "NotFound", message);
     }
 }

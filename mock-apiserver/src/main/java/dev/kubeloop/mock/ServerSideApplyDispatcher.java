@@ -2,9 +2,6 @@ package dev.kubeloop.mock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
-import io.fabric8.kubernetes.client.server.mock.Resetable;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
@@ -16,7 +13,6 @@ import java.net.HttpURLConnection;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Teaches a fabric8 mock API server's dispatcher server-side apply, which it answers with 415:
@@ -42,7 +38,7 @@ import java.util.Objects;
  * <p>Thread-safe: stateless apart from the delegate, whose own locking makes each create and merge
  * atomic; two applies racing to create one object end as a create and a merge, as on a real server.
  */
-public final class ServerSideApplyDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
+public final class ServerSideApplyDispatcher extends DecoratingDispatcher {
 
     /** Server-side apply's patch type. */
     public static final String APPLY_PATCH = "application/apply-patch+yaml";
@@ -50,13 +46,12 @@ public final class ServerSideApplyDispatcher extends Dispatcher implements Reset
     /** An apply that lost a race (to another create, or another write) is tried again, this many times. */
     private static final int ATTEMPTS = 10;
 
-    private final Dispatcher delegate;
     private final KubernetesSerialization serialization = new KubernetesSerialization();
     private final AppliedFields fields = new AppliedFields();
 
     /** Wraps {@code delegate}: everything but server-side apply goes to it unchanged. */
     public ServerSideApplyDispatcher(Dispatcher delegate) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        super(delegate);
     }
 
     @Override
@@ -198,33 +193,6 @@ public final class ServerSideApplyDispatcher extends Dispatcher implements Reset
     }
 
     private MockResponse status(int code, String reason, String message) {
-        ObjectNode body = serialization.convertValue(Map.of("apiVersion", "v1", "kind", "Status",
-                "status", "Failure", "reason", reason, "message", message, "code", code), ObjectNode.class);
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
-                .setBody(serialization.asJson(body));
-    }
-
-    @Override
-    public void reset() {
-        if (delegate instanceof Resetable resetable) {
-            resetable.reset();
-        }
-    }
-
-    @Override
-    public void expectCustomResource(CustomResourceDefinitionContext context) {
-        if (delegate instanceof CustomResourceAware aware) {
-            aware.expectCustomResource(context);
-        }
-    }
-
-    @Override
-    public void shutdown() {
-        delegate.shutdown();
-    }
-
-    @Override
-    public void releaseResources() {
-        delegate.releaseResources();
+        return failure(serialization, code, reason, message);
     }
 }
