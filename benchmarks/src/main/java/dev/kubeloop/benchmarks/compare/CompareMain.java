@@ -6,6 +6,7 @@ import dev.kubeloop.benchmarks.compare.scenario.LaunchSettings;
 import dev.kubeloop.benchmarks.compare.scenario.Measurement;
 import dev.kubeloop.benchmarks.compare.scenario.Scenario;
 import dev.kubeloop.benchmarks.compare.scenario.ScenarioContext;
+import dev.kubeloop.benchmarks.compare.scenario.StartupScenario;
 import dev.kubeloop.benchmarks.compare.server.ApiServer;
 import dev.kubeloop.benchmarks.compare.server.KubeconfigApiServer;
 import dev.kubeloop.benchmarks.compare.server.MockApiServer;
@@ -90,7 +91,7 @@ public final class CompareMain {
      * Writes the class-data-sharing archive of each {@code --cds} contender and the ahead-of-time
      * cache of each {@code --aot} contender: a cold start of 300 objects loads the classes of
      * start-up and of the reconcile path (and, for the AOT cache, profiles their methods); the JVM
-     * writes the archive at exit.
+     * writes the archive at exit. The "spring-boot" contender trains on a start.
      */
     private static void trainArchives(CompareOptions options, ScenarioContext context) throws Exception {
         LaunchSettings settings = options.launchSettings();
@@ -105,7 +106,9 @@ public final class CompareMain {
             }
             Files.deleteIfExists(settings.archive(contender));
             System.err.printf("%s training run: %s%n", kind, contender);
-            new ColdStartScenario(300).run(contender, 0, context);
+            // the Spring Boot floor reconciles nothing: its training is a start
+            Scenario training = ScenarioContext.reconciles(contender) ? new ColdStartScenario(300) : new StartupScenario();
+            training.run(contender, 0, context);
             if (!Files.exists(settings.archive(contender))) {
                 throw new IllegalStateException("no " + kind + " written for " + contender + " (see its r0 log)");
             }

@@ -22,13 +22,14 @@ import java.util.Set;
 final class CompareOptions {
 
     static final List<String> ALL_SCENARIOS = List.of("coldstart", "burst", "latency", "priority", "memory", "startup");
-    static final List<String> ALL_CONTENDERS = List.of("bound", "bound+patch", "kubeloop", "josdk");
+    static final List<String> ALL_CONTENDERS = List.of("bound", "bound+patch", "kubeloop", "josdk", "spring-boot");
 
     static final String USAGE = """
             Usage: java -cp benchmarks/target/benchmarks.jar dev.kubeloop.benchmarks.compare.CompareMain [--flag=value...]
 
               --scenarios=LIST        %s (default: all)
-              --contenders=LIST       %s (default: all)
+              --contenders=LIST       %s (default: all; spring-boot, the floor of a
+                                      Spring Boot start, runs in the startup scenario only)
               --rounds=N              rounds; contender order rotates per round (default 3)
               --objects=N             objects in coldstart, burst, priority, memory (default 10000)
               --burst-updates=N       spec changes in burst (default 5000)

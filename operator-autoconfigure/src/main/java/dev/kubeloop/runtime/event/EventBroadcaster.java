@@ -171,7 +171,8 @@ public final class EventBroadcaster {
             patch.put("count", count);
             patch.put("lastTimestamp", now);
             try {
-                client.resource(existing.event()).patch(PatchContext.of(PatchType.JSON_MERGE),
+                client.v1().events().inNamespace(existing.namespace()).withName(existing.name())
+                        .patch(PatchContext.of(PatchType.JSON_MERGE),
                         client.getKubernetesSerialization().asJson(patch));
                 return;
             } catch (KubernetesClientException e) {

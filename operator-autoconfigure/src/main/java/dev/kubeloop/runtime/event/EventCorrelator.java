@@ -86,18 +86,28 @@ final class EventCorrelator {
         };
     }
 
-    /** The Event that identical events are aggregated into, and how often it happened. */
+    /**
+     * The Event that identical events are aggregated into (its namespace and name: all a repeat's
+     * patch needs; up to {@value #MAX_ENTRIES} whole Events as the server returned them, with their
+     * managedFields, held about 2 KB each), and how often it happened.
+     */
     static final class Aggregate {
-        private final Event event;
+        private final String namespace;
+        private final String name;
         private int count;
 
         Aggregate(Event event) {
-            this.event = event;
+            this.namespace = event.getMetadata().getNamespace();
+            this.name = event.getMetadata().getName();
             this.count = event.getCount() == null ? 1 : event.getCount();
         }
 
-        Event event() {
-            return event;
+        String namespace() {
+            return namespace;
+        }
+
+        String name() {
+            return name;
         }
 
         /** Counts one more occurrence and returns the new count. */

@@ -14,6 +14,7 @@ import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.sample.website.WebsiteSpec;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -61,13 +62,20 @@ import org.springframework.beans.factory.annotation.Autowired;
  * split, heap per replica, objects moved, handoff and takeover times.
  *
  * <p>{@code -Dsharding.e2e.sites=N} sizes it (300 by default, for CI; the documented figures
- * were measured with 3,000 once by hand). The test's own context runs no operator.
+ * were measured with 3,000 by hand). {@code -Dsharding.e2e.namespaces=K} spreads the Websites over
+ * K namespaces (1 by default; the test's namespace and K - 1 it creates and deletes), and the
+ * replicas then watch all namespaces, as a cluster-wide install does: the sample keeps one
+ * {@code website-index} ConfigMap per namespace with one field manager per Website, so a
+ * namespace of thousands of Websites makes every index write slow (docs/sample-operator.md), a
+ * limit of the sample that a run about sharding should not measure. The test's own context runs
+ * no operator.
  */
 @KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
         properties = {"sample.demo=off", "kubeloop.enabled=false"})
 class ShardingE2ETest {
 
     static final int SITES = Integer.getInteger("sharding.e2e.sites", 300);
+    static final int NAMESPACES = Integer.getInteger("sharding.e2e.namespaces", 1);
     static final int UPDATES_PER_SECOND = 20;
     /** Websites created one by one once the ring has settled, to time their slot label. */
     static final int LATE = 10;
@@ -96,12 +104,30 @@ class ShardingE2ETest {
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final Map<String, Integer> ports = new HashMap<>();
+    /** Where the Websites are: the test's namespace first. */
+    private final List<String> namespaces = new ArrayList<>();
 
     @Test
     void replicasSplitTheWebsitesAndHandThemOverThroughAJoinALeaveAndAKillWithoutOverlap() throws Exception {
         Path directory = Path.of("target", "reliability", "sharding-" + System.currentTimeMillis());
-        Websites websites = new Websites(client, kit.namespace());
-        List<String> names = websites.create(SITES, "v0");
+        namespaces.addAll(createNamespaces());
+        try {
+            run(directory);
+        } finally {
+            namespaces.stream().filter(namespace -> !namespace.equals(kit.namespace()))
+                    .forEach(namespace -> client.namespaces().withName(namespace).delete());
+        }
+    }
+
+    private void run(Path directory) throws Exception {
+        // each namespace gets its share of the Websites and of the spec changes
+        List<Websites> groups = new ArrayList<>();
+        List<List<String>> names = new ArrayList<>();
+        for (int i = 0; i < namespaces.size(); i++) {
+            Websites group = new Websites(client, namespaces.get(i));
+            groups.add(group);
+            names.add(group.create(SITES / namespaces.size() + (i < SITES % namespaces.size() ? 1 : 0), "v0"));
+        }
         Map<String, Integer> bucketOf;
         List<String> figures = new ArrayList<>();
         try (OperatorProcess a = replica("replica-a", directory);
@@ -114,7 +140,7 @@ class ShardingE2ETest {
             Map<Integer, String> three = awaitSettled(Set.of("replica-a", "replica-b", "replica-c"));
             bucketOf = bucketsOfWebsites();
             await("three replicas reconciled all " + SITES + " Websites", CONVERGENCE,
-                    () -> websites.convergence().converged() == SITES);
+                    () -> converged(groups) == SITES);
             figures.add("3 replicas settled and converged " + seconds(micros(started), micros(Instant.now()))
                     + " after start");
             figures.add("split of " + SITES + " Websites: " + split(three, bucketOf, List.of(a, b, c)));
@@ -125,9 +151,12 @@ class ShardingE2ETest {
             assertThat(labelled).as("a new object gets its slot label within a second").allMatch(ms -> ms <= 1_000);
             bucketOf = bucketsOfWebsites();
             await("the late Websites reconciled", CONVERGENCE,
-                    () -> websites.convergence().converged() == TOTAL);
+                    () -> converged(groups) == TOTAL);
 
-            SpecUpdates updates = SpecUpdates.start(websites, names, UPDATES_PER_SECOND);
+            List<SpecUpdates> updates = new ArrayList<>();
+            for (int i = 0; i < groups.size(); i++) {
+                updates.add(SpecUpdates.start(groups.get(i), names.get(i), Math.max(1, UPDATES_PER_SECOND / groups.size())));
+            }
             Instant killed;
             Instant dead;
             Map<Integer, String> beforeJoin = awaitSettled(Set.of("replica-a", "replica-b", "replica-c"));
@@ -205,10 +234,10 @@ class ShardingE2ETest {
                             + seconds(micros(killed), firstTakeover) + "; its Lease expired "
                             + seconds(micros(killed), micros(expiry)) + " after the kill)");
                 } finally {
-                    updates.close();
+                    updates.forEach(SpecUpdates::close);
                 }
                 await("every Website converged on replica-a and replica-d", CONVERGENCE,
-                        () -> websites.convergence().converged() == TOTAL);
+                        () -> converged(groups) == TOTAL);
 
                 Map<String, List<Reconcile>> reconciles = new LinkedHashMap<>();
                 long now = micros(Instant.now());
@@ -225,16 +254,33 @@ class ShardingE2ETest {
                     }
                 }
                 assertThat(overlaps).as("reconciles of one Website by two replicas at once").isEmpty();
-                assertThat(websites.convergence().converged()).isEqualTo(TOTAL);
+                assertThat(converged(groups)).isEqualTo(TOTAL);
                 figures.add("reconciles a/b/c/d: " + reconciles.values().stream().map(List::size).toList()
-                        + ", overlaps 0, converged " + TOTAL + "/" + TOTAL + "; spec updates " + updates.done()
-                        + " at " + String.format(Locale.ROOT, "%.1f/s", updates.rate()) + " (" + updates.failed()
-                        + " failed)");
+                        + ", overlaps 0, converged " + TOTAL + "/" + TOTAL + "; spec updates "
+                        + updates.stream().mapToLong(SpecUpdates::done).sum() + " at " + String.format(Locale.ROOT,
+                        "%.1f/s", updates.stream().mapToDouble(SpecUpdates::rate).sum()) + " ("
+                        + updates.stream().mapToLong(SpecUpdates::failed).sum() + " failed)");
             }
         }
-        System.out.printf(Locale.ROOT, "[reliability] sharding: %d Websites, %d buckets, lease %d s / renew %d s / "
-                + "retry %d s:%n  %s%n", SITES, BUCKETS, LEASE_SECONDS, RENEW_DEADLINE_SECONDS, RETRY_PERIOD_SECONDS,
-                String.join("\n  ", figures));
+        System.out.printf(Locale.ROOT, "[reliability] sharding: %d Websites in %d namespace(s), %d buckets, lease %d s"
+                + " / renew %d s / retry %d s:%n  %s%n", SITES, namespaces.size(), BUCKETS, LEASE_SECONDS,
+                RENEW_DEADLINE_SECONDS, RETRY_PERIOD_SECONDS, String.join("\n  ", figures));
+    }
+
+    /** The test's namespace and, with {@link #NAMESPACES} above 1, the others the Websites are spread over. */
+    private List<String> createNamespaces() {
+        List<String> created = new ArrayList<>(List.of(kit.namespace()));
+        for (int i = 1; i < NAMESPACES; i++) {
+            String name = kit.namespace() + "-" + i;
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+                    .create();
+            created.add(name);
+        }
+        return created;
+    }
+
+    private static int converged(List<Websites> groups) {
+        return groups.stream().mapToInt(group -> group.convergence().converged()).sum();
     }
 
     /**
@@ -268,10 +314,9 @@ class ShardingE2ETest {
     private OperatorProcess replica(String identity, Path directory) {
         int port = freePort();
         ports.put(identity, port);
-        return OperatorProcess.start(identity, directory, kit, Duration.ZERO, List.of(
+        List<String> properties = new ArrayList<>(List.of(
                 "sample.demo=off",
                 "server.port=" + port,
-                "kubeloop.namespaces=" + kit.namespace(),
                 "kubeloop.sharding.enabled=true",
                 "kubeloop.sharding.ring-name=" + RING,
                 "kubeloop.sharding.namespace=" + kit.namespace(),
@@ -280,6 +325,11 @@ class ShardingE2ETest {
                 "kubeloop.sharding.lease-duration=" + LEASE_SECONDS + "s",
                 "kubeloop.sharding.renew-deadline=" + RENEW_DEADLINE_SECONDS + "s",
                 "kubeloop.sharding.retry-period=" + RETRY_PERIOD_SECONDS + "s"));
+        if (namespaces.size() == 1) {
+            // else a cluster-wide install: one informer per bucket and type, not one per namespace too
+            properties.add("kubeloop.namespaces=" + kit.namespace());
+        }
+        return OperatorProcess.start(identity, directory, kit, Duration.ZERO, properties);
     }
 
     /**
@@ -418,10 +468,14 @@ class ShardingE2ETest {
         return buckets;
     }
 
+    /** The bucket of every Website, by namespace/name (the journals' keys). */
     private Map<String, Integer> bucketsOfWebsites() {
         Map<String, Integer> buckets = new HashMap<>();
-        for (Website site : client.resources(Website.class).inNamespace(kit.namespace()).list().getItems()) {
-            buckets.put(site.getMetadata().getName(), LAYOUT.bucketOf(site));
+        for (Website site : client.resources(Website.class).inAnyNamespace().list().getItems()) {
+            if (!namespaces.contains(site.getMetadata().getNamespace())) {
+                continue;
+            }
+            buckets.put(site.getMetadata().getNamespace() + "/" + site.getMetadata().getName(), LAYOUT.bucketOf(site));
         }
         return buckets;
     }
@@ -485,8 +539,7 @@ class ShardingE2ETest {
         long first = Long.MAX_VALUE;
         for (OperatorProcess survivor : survivors) {
             for (Reconcile reconcile : survivor.journal().reconciles(micros(Instant.now()))) {
-                String name = reconcile.key().substring(reconcile.key().indexOf('/') + 1);
-                Integer bucket = bucketOf.get(name);
+                Integer bucket = bucketOf.get(reconcile.key());
                 if (reconcile.enter() >= micros(from) && bucket != null && victim.equals(holders.get(bucket))) {
                     first = Math.min(first, reconcile.enter());
                 }

@@ -2,6 +2,7 @@ package dev.kubeloop.benchmarks.compare.contender;
 
 import dev.kubeloop.benchmarks.compare.contender.josdk.JosdkContender;
 import dev.kubeloop.benchmarks.compare.contender.kubeloop.KubeloopContender;
+import dev.kubeloop.benchmarks.compare.contender.springboot.SpringBootFloorContender;
 
 /**
  * One way of watching and reconciling the benchmark's objects, run alone in its own JVM. Every
@@ -23,6 +24,7 @@ public interface Contender extends AutoCloseable {
             case "bound+patch" -> new BoundPatchContender(options, probe);
             case "kubeloop" -> new KubeloopContender(options, probe);
             case "josdk" -> new JosdkContender(options, probe);
+            case "spring-boot" -> new SpringBootFloorContender();
             default -> throw new IllegalArgumentException("unknown contender " + options.contender());
         };
     }

@@ -9,9 +9,9 @@ public interface Scenario {
     /** What {@link Measurement#value()} is, with its unit, e.g. {@code time s}; lower is better. */
     String metric();
 
-    /** Whether the scenario means anything for this contender. */
+    /** Whether the scenario means anything for this contender (one that reconciles nothing only starts). */
     default boolean supports(String contender) {
-        return true;
+        return ScenarioContext.reconciles(contender);
     }
 
     Measurement run(String contender, int round, ScenarioContext context) throws Exception;

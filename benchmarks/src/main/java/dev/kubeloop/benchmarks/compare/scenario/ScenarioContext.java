@@ -36,7 +36,12 @@ public final class ScenarioContext {
     }
 
     static boolean writesStatus(String contender) {
-        return !contender.equals("bound");
+        return reconciles(contender) && !contender.equals("bound");
+    }
+
+    /** All contenders but "spring-boot", the floor of a Spring Boot start, which watches nothing. */
+    public static boolean reconciles(String contender) {
+        return !contender.equals("spring-boot");
     }
 
     ServerSession open(String runName) throws Exception {

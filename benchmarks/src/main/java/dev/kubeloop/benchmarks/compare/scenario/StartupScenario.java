@@ -24,6 +24,11 @@ public final class StartupScenario implements Scenario {
     }
 
     @Override
+    public boolean supports(String contender) {
+        return true;
+    }
+
+    @Override
     public Measurement run(String contender, int round, ScenarioContext context) throws Exception {
         String runName = name() + "-" + contender + "-r" + round;
         try (ServerSession session = context.open(runName)) {
