@@ -171,8 +171,9 @@ public final class EventBroadcaster {
             patch.put("count", count);
             patch.put("lastTimestamp", now);
             try {
-                client.v1().events().inNamespace(existing.namespace()).withName(existing.name())
-                        .patch(PatchContext.of(PatchType.JSON_MERGE),
+                // patched through an object naming it: by name alone, fabric8 would GET it first, which the
+                // operator's RBAC does not grant (events: create and patch)
+                client.resource(existing.reference()).patch(PatchContext.of(PatchType.JSON_MERGE),
                         client.getKubernetesSerialization().asJson(patch));
                 return;
             } catch (KubernetesClientException e) {

@@ -2,6 +2,7 @@ package dev.kubeloop.runtime.event;
 
 import dev.kubeloop.queue.Ticker;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -108,6 +109,11 @@ final class EventCorrelator {
 
         String name() {
             return name;
+        }
+
+        /** An Event with only the namespace and name of the one written: enough to address a patch. */
+        Event reference() {
+            return new EventBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata().build();
         }
 
         /** Counts one more occurrence and returns the new count. */

@@ -59,6 +59,37 @@ class EventWriterTest {
         }
     }
 
+    /**
+     * A repeat of an event is one PATCH of the Event it was written to: no GET first, which the
+     * operator's RBAC does not grant (create and patch on events only; the chart's e2e caught a
+     * GET).
+     */
+    @Test
+    void aRepeatedEventIsOnePatchOfItsEventWithoutReadingItFirst() {
+        broadcaster = new EventBroadcaster(cluster.client());
+        broadcaster.start();
+        EventRecorder recorder = broadcaster.recorderFor("widget");
+        Widget widget = Widget.named("ns", "a");
+        widget.getMetadata().setUid("uid-a");
+
+        recorder.normal(widget, "Synced", "all good");
+        eventually().until(() -> counts().equals(List.of(1)));
+        recorder.normal(widget, "Synced", "all good");
+        eventually().until(() -> counts().equals(List.of(2)));
+
+        List<String> eventRequests = cluster.requests(request -> request.getPath().startsWith("/api/v1/namespaces/ns/events"))
+                .stream().map(request -> request.getMethod() + " " + request.getPath().replaceAll("\\?.*", ""))
+                .filter(request -> !request.equals("GET /api/v1/namespaces/ns/events")) // this test's own lists
+                .toList();
+        assertThat(eventRequests).hasSize(2).first().asString().isEqualTo("POST /api/v1/namespaces/ns/events");
+        assertThat(eventRequests.get(1)).startsWith("PATCH /api/v1/namespaces/ns/events/a.");
+    }
+
+    private List<Integer> counts() {
+        return cluster.client().v1().events().inNamespace("ns").list().getItems().stream().map(Event::getCount)
+                .toList();
+    }
+
     private List<String> reasons() {
         return cluster.client().v1().events().inNamespace("ns").list().getItems().stream().map(Event::getReason)
                 .toList();
