@@ -40,7 +40,6 @@ final class MemberLeases {
     private final ShardingSettings settings;
     private final Instant joined = Instant.now();
     private Lease stored;
-    private String listedAt;
 
     MemberLeases(KubernetesClient client, ShardingSettings settings) {
         this.client = client;
@@ -93,10 +92,7 @@ final class MemberLeases {
         return stored;
     }
 
-    /**
-     * A consistent read of every Lease of the ring; {@link #listedAt()} is then its resourceVersion
-     * (etcd's revision when it was read: later than every write committed before it).
-     */
+    /** A consistent read of every Lease of the ring (from etcd: it sees every write committed before it). */
     List<MemberLease> list() {
         List<MemberLease> members = new ArrayList<>();
         LeaseList list = client.leases().inNamespace(settings.namespace()).withLabel(RING_LABEL, settings.ring())
@@ -104,13 +100,7 @@ final class MemberLeases {
         for (Lease lease : list.getItems()) {
             read(lease).ifPresent(members::add);
         }
-        listedAt = list.getMetadata() == null ? null : list.getMetadata().getResourceVersion();
         return members;
-    }
-
-    /** The resourceVersion of the last {@link #list()}; null before one. */
-    String listedAt() {
-        return listedAt;
     }
 
     /** An unstarted informer on the ring's Leases. */

@@ -72,8 +72,6 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
      * grow with every crash.
      */
     private static final int STALE_LEASE_DURATIONS = 4;
-    /** Whether a bucket's first list asks for the claim's revision (see {@link #claim}); off, see there. */
-    private static final boolean FIRST_LIST_NOT_OLDER_THAN_CLAIM = false;
 
     private final KubernetesClient client;
     private final ShardingSettings settings;
@@ -410,12 +408,8 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
     private void claim(SortedSet<Integer> claimed) {
         long fenceEpoch = fence.epoch();
         RingView.Snapshot quorum;
-        // the read-back's revision: later than every write of the buckets' previous holders (they released
-        // the buckets, or their Leases expired, before this read); the buckets' first lists are not older
-        String notOlderThan;
         try {
             quorum = view.verify(call(leases::list), ticker.read());
-            notOlderThan = leases.listedAt();
         } catch (RuntimeException e) {
             log.warn("Could not read the ring back after claiming buckets {}; withdrawing them: ring={}: {}", claimed,
                     settings.describe(), e.getMessage());
@@ -431,12 +425,9 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         }
         for (int bucket : verification.confirmed()) {
             long claim = ring.claimOf(bucket);
-            // Not notOlderThan: a server whose cache of a quiet type never reaches a revision made by other writes
-            // (before etcd progress notifications, e.g. 1.20) answers 504 after 3 s, and fabric8 retries 5xx with
-            // backoff — a handoff took 40-50 s so in the e2e. The usual list (the watch cache's current state) it
-            // is; on servers with consistent reads from the cache (1.31+) a consistent first list would cost nothing
-            String firstList = FIRST_LIST_NOT_OLDER_THAN_CLAIM ? notOlderThan : null;
-            shards.startBucket(bucket, firstList).whenComplete((ignored, error) -> run(() -> synced(bucket, claim, fenceEpoch,
+            // the watch cache's current state, like any informer's first list (docs/sharding.md#guarantees: a
+            // list not older than the claim made quiet types wait for a 504 on 1.20, retried with backoff)
+            shards.startBucket(bucket).whenComplete((ignored, error) -> run(() -> synced(bucket, claim, fenceEpoch,
                     error)));
         }
     }

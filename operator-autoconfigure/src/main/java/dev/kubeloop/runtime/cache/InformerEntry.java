@@ -139,11 +139,8 @@ final class InformerEntry<T extends HasMetadata> {
      * Creates and starts the informer with every handler, index and the store in place.
      *
      * @param stoppedWithError called if the informer stops by itself with an error
-     * @param firstListNotOlderThan for a bucket's informer, the resourceVersion its first list must
-     *     not be older than; null otherwise
      */
-    synchronized void start(InformerFactory factory, BiConsumer<InformerEntry<T>, Throwable> stoppedWithError,
-            String firstListNotOlderThan) {
+    synchronized void start(InformerFactory factory, BiConsumer<InformerEntry<T>, Throwable> stoppedWithError) {
         if (informer != null) {
             return;
         }
@@ -151,7 +148,7 @@ final class InformerEntry<T extends HasMetadata> {
         // max(its own period, that check period): create it with the shortest wanted period.
         long checkPeriod = registrations.stream().mapToLong(Registration::resyncMillis).filter(m -> m > 0).min()
                 .orElse(0);
-        SharedIndexInformer<T> created = factory.create(key, checkPeriod, firstListNotOlderThan);
+        SharedIndexInformer<T> created = factory.create(key, checkPeriod);
         // fabric8's default store is a BasicItemStore too; owning it gives a size() without copying the cache
         ItemStore<T> createdStore = factory.stripsManagedFields() ? new ManagedFieldsStrippingStore<>()
                 : new BasicItemStore<>(Cache::metaNamespaceKeyFunc);

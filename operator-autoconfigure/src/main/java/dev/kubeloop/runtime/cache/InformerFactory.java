@@ -48,12 +48,7 @@ final class InformerFactory implements AutoCloseable {
         return stripManagedFields;
     }
 
-    /**
-     * @param firstListNotOlderThan for a bucket's informer, the resourceVersion its first list must
-     *     not be older than; null otherwise
-     */
-    <T extends HasMetadata> SharedIndexInformer<T> create(InformerKey key, long resyncMillis,
-            String firstListNotOlderThan) {
+    <T extends HasMetadata> SharedIndexInformer<T> create(InformerKey key, long resyncMillis) {
         @SuppressWarnings("unchecked")
         Class<T> type = (Class<T>) key.type();
         List<FieldSelectors.Term> fields = FieldSelectors.parse(key.fieldSelector());
@@ -76,10 +71,8 @@ final class InformerFactory implements AutoCloseable {
         // which must then fit in the heap at once, all objects parsed and managedFields not yet stripped
         Informable<T> source = listPageSize > 0 ? scoped.withLimit(listPageSize) : scoped;
         // not source.runnableInformer: one object the type cannot read must not stop the whole informer
-        // a bucket's first list must hold every write its previous holder made: not older than the claim
         return TolerantListerWatcher.informer(client, type, source, key.namespace(), labelSelector, fields,
-                resyncMillis, new UnreadableObjects(type, key.describe(), events),
-                key.sharded() ? firstListNotOlderThan : null);
+                resyncMillis, new UnreadableObjects(type, key.describe(), events));
     }
 
     /** The key's label selector, and for a bucket's informer the bucket's slots. */

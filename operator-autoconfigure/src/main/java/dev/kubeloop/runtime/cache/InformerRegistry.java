@@ -136,19 +136,18 @@ public final class InformerRegistry {
     }
 
     /**
-     * Starts the informers of {@code bucket} (every sharded scope's), whose first list is not
-     * older than {@code notOlderThan} (null: fabric8's usual list); completes when all have synced,
-     * exceptionally if one failed to list. Does nothing for informers of the bucket that run
-     * already.
+     * Starts the informers of {@code bucket} (every sharded scope's); completes when all have
+     * synced, exceptionally if one failed to list. Does nothing for informers of the bucket that
+     * run already.
      */
-    public synchronized CompletableFuture<Void> startBucket(int bucket, String notOlderThan) {
+    public synchronized CompletableFuture<Void> startBucket(int bucket) {
         if (!started || stopping) {
             return CompletableFuture.failedFuture(new IllegalStateException("informers are not running"));
         }
         List<CompletableFuture<Void>> synced = new ArrayList<>();
         for (InformerEntry<?> entry : entries.values()) {
             if (entry.key().bucket() == bucket) {
-                entry.start(factory, this::stoppedWithError, notOlderThan);
+                entry.start(factory, this::stoppedWithError);
                 synced.add(entry.started());
             }
         }
@@ -207,7 +206,7 @@ public final class InformerRegistry {
     }
 
     private <T extends HasMetadata> void startEntry(InformerEntry<T> entry) {
-        entry.start(factory, this::stoppedWithError, null);
+        entry.start(factory, this::stoppedWithError);
     }
 
     private <T extends HasMetadata> void stoppedWithError(InformerEntry<T> entry, Throwable error) {

@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
@@ -75,43 +74,27 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
     private final Class<T> type;
     private final KubernetesSerialization serialization;
     private final UnreadableObjects unreadable;
-    /**
-     * For a bucket's informer: the resourceVersion its first list must not be older than (the
-     * read-back of the claim that gave this replica the bucket, itself later than every write of
-     * the bucket's previous holder). The first list asks for it with
-     * {@code resourceVersionMatch=NotOlderThan}: the API server answers from its watch cache once
-     * that has caught up, so the list costs what fabric8's usual {@code resourceVersion=0} costs
-     * and still holds every write the previous holder made; a consistent list from etcd would read
-     * the whole collection once per bucket. Null for other informers.
-     */
-    private final String firstListNotOlderThan;
-    /** Whether the first list succeeded: later lists (relists after a 410) are the usual ones. */
-    private volatile boolean listed;
     /** Whether the last list left objects out: watches are then untyped, converted event by event. */
     private volatile boolean leftObjectsOut;
 
     private TolerantListerWatcher(ListerWatcher<T, KubernetesResourceList<T>> typed,
             ListerWatcher<GenericKubernetesResource, GenericKubernetesResourceList> untyped, Class<T> type,
-            KubernetesSerialization serialization, UnreadableObjects unreadable, String firstListNotOlderThan) {
+            KubernetesSerialization serialization, UnreadableObjects unreadable) {
         this.typed = typed;
         this.untyped = untyped;
         this.type = type;
         this.serialization = serialization;
         this.unreadable = unreadable;
-        this.firstListNotOlderThan = firstListNotOlderThan;
     }
 
     /**
      * An unstarted informer over {@code scoped} (the typed operation, already narrowed to a
      * namespace and the selectors) that leaves unreadable objects out instead of failing.
-     *
-     * @param firstListNotOlderThan the resourceVersion the first list must not be older than; null:
-     *     fabric8's usual lists
      */
     @SuppressWarnings("unchecked")
     static <T extends HasMetadata> SharedIndexInformer<T> informer(KubernetesClient client, Class<T> type,
             Informable<T> scoped, String namespace, String labelSelector, List<FieldSelectors.Term> fields,
-            long resyncMillis, UnreadableObjects unreadable, String firstListNotOlderThan) {
+            long resyncMillis, UnreadableObjects unreadable) {
         MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
                 generic = client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type));
         FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList,
@@ -131,7 +114,7 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
         TolerantListerWatcher<T> listerWatcher = new TolerantListerWatcher<>(
                 (ListerWatcher<T, KubernetesResourceList<T>>) scoped,
                 (ListerWatcher<GenericKubernetesResource, GenericKubernetesResourceList>) untyped, type,
-                client.getKubernetesSerialization(), unreadable, firstListNotOlderThan);
+                client.getKubernetesSerialization(), unreadable);
         DefaultSharedIndexInformer<T, KubernetesResourceList<T>> informer = new DefaultSharedIndexInformer<>(type,
                 listerWatcher, resyncMillis, executor);
         informer.exceptionHandler(TolerantListerWatcher::retryAfter);
@@ -189,27 +172,7 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
 
     @Override
     public CompletableFuture<KubernetesResourceList<T>> submitList(ListOptions options) {
-        if (firstListNotOlderThan != null && !listed && options.getContinue() == null) {
-            ListOptions usual = options;
-            ListOptions notOlder = new ListOptionsBuilder(options).withResourceVersion(firstListNotOlderThan)
-                    .withResourceVersionMatch("NotOlderThan").build();
-            // 504 "Too large resource version": the server's cache of this type did not reach the revision
-            // within its wait (3 s). Before etcd progress notifications (Kubernetes 1.20, say) a type's cache
-            // only moves with that type's own events, so a quiet type never reaches a revision made by other
-            // writes: nothing of it changed since the cache's revision, and the usual list is current
-            return list(notOlder).exceptionallyCompose(error -> tooLargeResourceVersion(error) ? list(usual)
-                    : CompletableFuture.failedFuture(error));
-        }
         return list(options);
-    }
-
-    private static boolean tooLargeResourceVersion(Throwable error) {
-        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-            if (cause instanceof KubernetesClientException e && e.getCode() == 504) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private CompletableFuture<KubernetesResourceList<T>> list(ListOptions options) {
@@ -218,10 +181,6 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
         return typed.submitList(options).thenApply(list -> {
             if (firstPage) {
                 leftObjectsOut = false;
-            }
-            if (list.getMetadata() == null || list.getMetadata().getContinue() == null
-                    || list.getMetadata().getContinue().isEmpty()) {
-                listed = true;
             }
             return list;
         }).exceptionallyCompose(error -> {

@@ -481,8 +481,8 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         }
 
         @Override
-        public CompletableFuture<Void> startBucket(int bucket, String notOlderThan) {
-            return informers.startBucket(bucket, notOlderThan);
+        public CompletableFuture<Void> startBucket(int bucket) {
+            return informers.startBucket(bucket);
         }
 
         @Override

@@ -19,11 +19,10 @@ public interface ShardControl {
     ShardLayout layout();
 
     /**
-     * Starts the bucket's informers, whose first list is not older than {@code notOlderThan} (a
-     * resourceVersion later than every write that must be seen); completes when all have synced,
-     * exceptionally if one failed.
+     * Starts the bucket's informers (their first list: the API server's watch cache, like any
+     * informer's); completes when all have synced, exceptionally if one failed.
      */
-    CompletableFuture<Void> startBucket(int bucket, String notOlderThan);
+    CompletableFuture<Void> startBucket(int bucket);
 
     /** Stops the bucket's informers; their objects leave the caches without events. Idempotent. */
     void stopBucket(int bucket);
