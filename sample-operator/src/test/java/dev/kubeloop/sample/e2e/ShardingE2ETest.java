@@ -67,8 +67,9 @@ import org.springframework.beans.factory.annotation.Autowired;
  * replicas then watch all namespaces, as a cluster-wide install does: the sample keeps one
  * {@code website-index} ConfigMap per namespace with one field manager per Website, so a
  * namespace of thousands of Websites makes every index write slow (docs/sample-operator.md), a
- * limit of the sample that a run about sharding should not measure. The test's own context runs
- * no operator.
+ * limit of the sample that a run about sharding should not measure. Spread, run it alone on its
+ * own API server: the replicas then count every Website of the cluster as theirs. The test's own
+ * context runs no operator.
  */
 @KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
         properties = {"sample.demo=off", "kubeloop.enabled=false"})
