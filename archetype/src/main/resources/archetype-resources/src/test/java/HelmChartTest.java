@@ -6,6 +6,7 @@
 package ${package};
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
@@ -17,9 +18,11 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 #if ($webhooks == 'true')
@@ -73,6 +76,41 @@ class HelmChartTest {
         assertThat(rules).flatExtracting(PolicyRule::getResources).containsExactlyInAnyOrder(${kind}.PLURAL,
                 ${kind}.PLURAL + "/status", ${kind}.PLURAL + "/finalizers", "configmaps", "events");
         assertThat(rules).flatExtracting(PolicyRule::getVerbs).doesNotContain("delete", "*");
+    }
+
+    @Test
+    void shardingReplacesLeaderElectionWithARingOfLeasesEachReplicaMayDeleteItsOwnIn() {
+        List<HasMetadata> objects = render(Map.of("sharding.enabled", "true", "replicaCount", "3"));
+
+        Map<String, String> env = new HashMap<>();
+        single(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                .forEach(variable -> env.put(variable.getName(), variable.getValue()));
+        assertThat(env).containsEntry("KUBELOOP_SHARDING_ENABLED", "true")
+                .containsEntry("KUBELOOP_LEADER_ELECTION_ENABLED", "false")
+                .containsEntry("KUBELOOP_SHARDING_NAMESPACE", "operators")
+                .containsEntry("KUBELOOP_SHARDING_BUCKETS", "32")
+                .containsEntry("KUBELOOP_SHARDING_LEASE_DURATION", "15s");
+        Role ring = single(objects, Role.class);
+        assertThat(ring.getMetadata().getName()).endsWith("-sharding");
+        assertThat(ring.getRules()).singleElement().satisfies(rule -> {
+            assertThat(rule.getResources()).containsExactly("leases");
+            assertThat(rule.getVerbs()).contains("create", "update", "delete");
+        });
+        // the slot label the framework writes on each custom resource is a patch
+        assertThat(single(objects, ClusterRole.class).getRules())
+                .anySatisfy(rule -> assertThat(rule.getResources()).containsExactly(${kind}.PLURAL))
+                .filteredOn(rule -> rule.getResources().contains(${kind}.PLURAL))
+                .allSatisfy(rule -> assertThat(rule.getVerbs()).contains("patch"));
+    }
+
+    @Test
+    void shardingRefusesValuesThatWouldLeaveAReplicaIdleOrFenceItselfNamingTheValue() {
+        assertThatThrownBy(() -> render(Map.of("sharding.enabled", "true", "replicaCount", "5", "sharding.buckets", "4")))
+                .hasMessageContaining("sharding.buckets must be at least replicaCount");
+        assertThatThrownBy(() -> render(Map.of("sharding.enabled", "true", "sharding.renewDeadlineSeconds", "3")))
+                .hasMessageContaining("sharding.renewDeadlineSeconds must be at least 2");
+        assertThatThrownBy(() -> render(Map.of("leaderElection.enabled", "false", "replicaCount", "2")))
+                .hasMessageContaining("leaderElection.enabled=true or sharding.enabled=true");
     }
 
     @Test
