@@ -96,6 +96,10 @@ class ShardingE2ETest {
     static final ShardLayout LAYOUT = new ShardLayout(RING, BUCKETS);
     /** How often conditions are read: each read lists every Website, so less often for more of them. */
     static final Duration POLL = Duration.ofMillis(Math.max(500, SITES));
+    /** How often a condition on the Leases alone is read: a list of a handful of Leases, so often (timings). */
+    static final Duration LEASE_POLL = Duration.ofMillis(100);
+    /** A replica's log line for a bucket it listed, synced and queued (ShardingGate). */
+    static final Pattern TOOK_OVER = Pattern.compile("(?m)^(\\S+)\\s+INFO .*Took bucket (\\d+) over");
 
     @Autowired
     KubernetesClient client;
@@ -162,10 +166,13 @@ class ShardingE2ETest {
             Instant dead;
             Map<Integer, String> beforeJoin = awaitSettled(Set.of("replica-a", "replica-b", "replica-c"));
             int fencesBeforeJoin = fences(List.of(a, b, c));
+            Instant launched = Instant.now();
             try (OperatorProcess d = replica("replica-d", directory)) {
                 try {
                     await(d + " started", STARTUP, () -> d.journal().ready().isPresent());
-                    Instant joined = Instant.now();
+                    // from its journal: this wait polls slowly at large sizes, and the newcomer claims as it joins
+                    long readyMicros = d.journal().ready().orElseThrow();
+                    Instant joined = Instant.ofEpochSecond(readyMicros / 1_000_000, readyMicros % 1_000_000 * 1_000);
                     Map<Integer, String> four = awaitSettled(Set.of("replica-a", "replica-b", "replica-c",
                             "replica-d"));
                     Instant settled = Instant.now();
@@ -182,20 +189,23 @@ class ShardingE2ETest {
                         figures.add("(during the join " + fencesDuringJoin + " replica(s) were fenced by a stalled "
                                 + "Lease write, so more than the newcomer's share moved)");
                     }
+                    Instant joinSynced = tookOver(List.of(a, b, c, d), changedBuckets(beforeJoin, four), launched);
                     figures.add("join: " + movedBuckets + " of " + BUCKETS + " buckets (" + movedObjects + " of "
-                            + SITES + " Websites) moved to replica-d, ring settled "
-                            + seconds(micros(joined), micros(settled)) + " after it was ready; split "
+                            + SITES + " Websites) moved to replica-d, all synced " + seconds(micros(joined),
+                            micros(joinSynced)) + " after it was ready (" + seconds(micros(launched), micros(joined))
+                            + " after its JVM was launched; ring seen settled " + seconds(micros(joined),
+                            micros(settled)) + " after ready); split "
                             + split(four, bucketOf, List.of(a, b, c, d)));
 
                     Lease leaving = leases().get("replica-c");
                     Instant terminated = Instant.now();
                     c.terminate();
                     Set<Integer> itsBuckets = bucketsOf(four, "replica-c");
-                    await("replica-c's buckets claimed by the others", SETTLE,
+                    await("replica-c's buckets claimed by the others", SETTLE, LEASE_POLL,
                             () -> claimedElsewhere(itsBuckets, "replica-c"));
                     Instant claimed = Instant.now();
                     Map<Integer, String> afterLeave = awaitSettled(Set.of("replica-a", "replica-b", "replica-d"));
-                    Instant handedOver = Instant.now();
+                    Instant handedOver = tookOver(List.of(a, b, d), itsBuckets, terminated);
                     assertThat(c.awaitExit(Duration.ofSeconds(60))).hasValue(OperatorProcess.SIGTERM_EXIT_CODE);
                     assertThat(memberLeases()).as("a replica that left deleted its Lease")
                             .doesNotContainKey("replica-c");
@@ -209,7 +219,7 @@ class ShardingE2ETest {
                     }
                     figures.add("graceful leave of replica-c: " + moved(four, afterLeave) + " buckets ("
                             + objectsIn(bucketOf, changedBuckets(four, afterLeave)) + " Websites) claimed by the "
-                            + "others " + seconds(micros(terminated), micros(claimed)) + " and cached "
+                            + "others " + seconds(micros(terminated), micros(claimed)) + " and all synced by them "
                             + seconds(micros(terminated), micros(handedOver)) + " after SIGTERM (its Lease could "
                             + "have expired " + seconds(micros(terminated), micros(couldExpire)) + " after it)");
 
@@ -220,8 +230,12 @@ class ShardingE2ETest {
                     killed = Instant.now();
                     b.kill();
                     dead = Instant.now();
+                    Set<Integer> victims = bucketsOf(afterLeave, "replica-b");
+                    await("replica-b's buckets claimed by the survivors", SETTLE, LEASE_POLL,
+                            () -> claimedElsewhere(victims, "replica-b"));
+                    Instant killClaimed = Instant.now();
                     Map<Integer, String> afterKill = awaitSettled(Set.of("replica-a", "replica-d"));
-                    Instant takenOver = Instant.now();
+                    Instant takenOver = tookOver(List.of(a, d), victims, killed);
                     Instant expiry = last.getSpec().getRenewTime().toInstant().plusSeconds(LEASE_SECONDS);
                     // the new holders queue every primary of a bucket they take once it synced: wait for the first
                     await("the survivors reconcile the dead replica's Websites", SETTLE,
@@ -230,7 +244,8 @@ class ShardingE2ETest {
                     assertThat(firstTakeover).as("the dead replica's objects are reconciled elsewhere only after its "
                             + "Lease expired at %s", expiry).isGreaterThanOrEqualTo(micros(expiry));
                     figures.add("SIGKILL of replica-b: its " + moved(afterLeave, afterKill) + " buckets ("
-                            + objectsIn(bucketOf, changedBuckets(afterLeave, afterKill)) + " Websites) taken over "
+                            + objectsIn(bucketOf, changedBuckets(afterLeave, afterKill)) + " Websites) claimed "
+                            + seconds(micros(killed), micros(killClaimed)) + " and all synced elsewhere "
                             + seconds(micros(killed), micros(takenOver)) + " after the kill (first reconcile of one "
                             + seconds(micros(killed), firstTakeover) + "; its Lease expired "
                             + seconds(micros(killed), micros(expiry)) + " after the kill)");
@@ -289,13 +304,17 @@ class ShardingE2ETest {
      * reads the test context's manager for its diagnostics; this context runs none.)
      */
     private static void await(String description, Duration timeout, BooleanSupplier condition) {
+        await(description, timeout, POLL, condition);
+    }
+
+    private static void await(String description, Duration timeout, Duration poll, BooleanSupplier condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!holds(condition)) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("Timed out after " + timeout + " waiting for: " + description);
             }
             try {
-                Thread.sleep(POLL.toMillis());
+                Thread.sleep(poll.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssertionError("Interrupted waiting for: " + description, e);
@@ -398,6 +417,31 @@ class ShardingE2ETest {
             millis.add((System.nanoTime() - created) / 1_000_000);
         }
         return millis;
+    }
+
+    /**
+     * When the last of {@code buckets} was taken over (listed, synced, its Websites queued) by one
+     * of {@code replicas} after {@code from}, from the replicas' logs (one machine, one clock).
+     * Waits for the lines: a settled ring (its Leases, the cached counts) can be seen just before
+     * the last, empty bucket has synced.
+     */
+    private static Instant tookOver(List<OperatorProcess> replicas, Set<Integer> buckets, Instant from) {
+        Map<Integer, Instant> taken = new TreeMap<>();
+        await("buckets " + buckets + " taken over after " + from + " (replicas' logs)", SETTLE, LEASE_POLL, () -> {
+            taken.clear();
+            for (OperatorProcess replica : replicas) {
+                Matcher line = TOOK_OVER.matcher(replica.log());
+                while (line.find()) {
+                    Instant at = Instant.parse(line.group(1));
+                    int bucket = Integer.parseInt(line.group(2));
+                    if (buckets.contains(bucket) && !at.isBefore(from)) {
+                        taken.merge(bucket, at, (first, later) -> first.isBefore(later) ? first : later);
+                    }
+                }
+            }
+            return taken.keySet().containsAll(buckets);
+        });
+        return taken.values().stream().max(Instant::compareTo).orElseThrow();
     }
 
     /** How often the replicas fenced themselves so far (a Lease write that outlived the renew deadline). */
