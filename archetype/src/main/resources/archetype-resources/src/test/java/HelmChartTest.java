@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -112,6 +113,36 @@ class HelmChartTest {
         assertThatThrownBy(() -> render(Map.of("leaderElection.enabled", "false", "replicaCount", "2")))
                 .hasMessageContaining("leaderElection.enabled=true or sharding.enabled=true");
     }
+
+#if ($namespaced == 'true')
+    @Test
+    void watchNamespacesGrantsARolePerNamespaceAndNothingClusterWide() {
+        List<HasMetadata> objects = render(Map.of("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b"));
+
+        assertThat(kinds(objects)).doesNotContain("ClusterRole", "ClusterRoleBinding");
+        List<Role> workload = objects.stream().filter(Role.class::isInstance).map(Role.class::cast)
+                .filter(role -> !role.getMetadata().getName().endsWith("-leader-election")).toList();
+        assertThat(workload).extracting(role -> role.getMetadata().getNamespace())
+                .containsExactlyInAnyOrder("team-a", "team-b");
+        assertThat(workload).allSatisfy(role -> assertThat(role.getRules()).flatExtracting(PolicyRule::getResources)
+                .contains(${kind}.PLURAL, "configmaps", "events"));
+        assertThat(objects.stream().filter(RoleBinding.class::isInstance).map(RoleBinding.class::cast)
+                .filter(binding -> !binding.getMetadata().getName().endsWith("-leader-election")))
+                .extracting(binding -> binding.getMetadata().getNamespace())
+                .containsExactlyInAnyOrder("team-a", "team-b");
+        assertThat(single(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+                .anySatisfy(env -> {
+                    assertThat(env.getName()).isEqualTo("KUBELOOP_NAMESPACES");
+                    assertThat(env.getValue()).isEqualTo("team-a,team-b");
+                });
+    }
+#else
+    @Test
+    void watchNamespacesIsRefusedForAClusterScopedResource() {
+        assertThatThrownBy(() -> render(Map.of("watchNamespaces[0]", "team-a")))
+                .hasMessageContaining("watchNamespaces is for namespaced resources");
+    }
+#end
 
     @Test
     void monitoringIsSwitchedOnByValues() {
