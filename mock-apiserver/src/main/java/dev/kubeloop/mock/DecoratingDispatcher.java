@@ -14,11 +14,11 @@ import java.util.Objects;
  * the mock's lifecycle calls (reset, custom resources, shutdown) go to that delegate, and failures
  * are answered as the API server does, with a {@code Status}.
  */
-abstract class DecoratingDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
+public abstract class DecoratingDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
 
     protected final Dispatcher delegate;
 
-    DecoratingDispatcher(Dispatcher delegate) {
+    protected DecoratingDispatcher(Dispatcher delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 

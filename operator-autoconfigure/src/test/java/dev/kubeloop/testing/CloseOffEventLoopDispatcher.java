@@ -1,11 +1,8 @@
 package dev.kubeloop.testing;
 
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
+import dev.kubeloop.mock.DecoratingDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
-import io.fabric8.kubernetes.client.server.mock.Resetable;
-import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
@@ -39,14 +36,13 @@ import java.util.concurrent.Executors;
  * ({@link #cutOpenWatches}), as an API server restart, a proxy or a load balancer's idle timeout
  * would. Thread-safe.
  */
-final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
+final class CloseOffEventLoopDispatcher extends DecoratingDispatcher {
 
     /** kube-apiserver's watch event for a resourceVersion older than its watch cache holds. */
     private static final String EXPIRED = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
             + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version\","
             + "\"reason\":\"Expired\",\"code\":410}}";
 
-    private final KubernetesMixedDispatcher delegate;
     private final ExecutorService closer = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "mock-watch-close");
         thread.setDaemon(true);
@@ -59,7 +55,7 @@ final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable,
     private final Set<WebSocket> openWatches = ConcurrentHashMap.newKeySet();
 
     CloseOffEventLoopDispatcher(KubernetesMixedDispatcher delegate) {
-        this.delegate = delegate;
+        super(delegate);
         this.watchers = watchers(delegate);
     }
 
@@ -106,24 +102,9 @@ final class CloseOffEventLoopDispatcher extends Dispatcher implements Resetable,
     }
 
     @Override
-    public void shutdown() {
-        delegate.shutdown();
-    }
-
-    @Override
     public void releaseResources() {
-        delegate.releaseResources();
+        super.releaseResources();
         closer.shutdown();
-    }
-
-    @Override
-    public void reset() {
-        delegate.reset();
-    }
-
-    @Override
-    public void expectCustomResource(CustomResourceDefinitionContext rdc) {
-        delegate.expectCustomResource(rdc);
     }
 
     private final class ClosingOffLoop extends WebSocketListener {
