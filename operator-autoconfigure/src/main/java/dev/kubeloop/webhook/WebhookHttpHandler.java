@@ -70,7 +70,6 @@ final class WebhookHttpHandler implements HttpHandler {
 
     private WebhookAnswer answer(HttpExchange exchange, Webhook webhook) throws IOException {
         if (!"POST".equals(exchange.getRequestMethod())) {
-            drain(exchange.getRequestBody());
             exchange.getResponseHeaders().set("Allow", "POST");
             return WebhookAnswer.text(405, "Method " + exchange.getRequestMethod() + " not allowed: POST an "
                     + (webhook.type() == WebhookType.CONVERSION ? "apiextensions.k8s.io/v1 ConversionReview"
@@ -78,7 +77,6 @@ final class WebhookHttpHandler implements HttpHandler {
         }
         String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
         if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
-            drain(exchange.getRequestBody());
             return WebhookAnswer.text(415, "Content-Type " + (contentType == null ? "missing" : "'" + contentType
                     + "'") + ": expected application/json");
         }
@@ -89,18 +87,13 @@ final class WebhookHttpHandler implements HttpHandler {
         return webhook.handle(body);
     }
 
-    /**
-     * The body, or null if it is longer than the limit. What is beyond the limit is read and
-     * dropped, up to {@value #DRAIN_BYTES} more bytes, so that closing the connection with unread
-     * data does not reset it before the client has read the 413.
-     */
+    /** The body, or null if it is longer than the limit (the rest is left to {@link #write}'s drain). */
     private static byte[] readBody(InputStream in) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream(8192);
         byte[] buffer = new byte[8192];
         int read;
         while ((read = in.read(buffer)) >= 0) {
             if (body.size() + read > MAX_BODY_BYTES) {
-                drain(in);
                 return null;
             }
             body.write(buffer, 0, read);
@@ -109,9 +102,10 @@ final class WebhookHttpHandler implements HttpHandler {
     }
 
     /**
-     * Reads and drops a body the answer does not need (up to {@value #DRAIN_BYTES} bytes), before
-     * answering: the connection then stays usable for the client's next request instead of being
-     * closed under it with the body unread.
+     * Reads and drops what of the request body the answer did not read (up to {@value #DRAIN_BYTES}
+     * bytes): a refusal (404, 405, 415) reads none of it, a 413 stops at the limit. Left unread, the
+     * connection was closed under the client's next request on it (seen under load after 405, 415
+     * and 404); read, it stays usable, and a 413's client reads its answer before any reset.
      */
     private static void drain(InputStream in) throws IOException {
         byte[] buffer = new byte[8192];
@@ -123,6 +117,7 @@ final class WebhookHttpHandler implements HttpHandler {
     }
 
     private static void write(HttpExchange exchange, WebhookAnswer answer) throws IOException {
+        drain(exchange.getRequestBody());
         exchange.getResponseHeaders().set("Content-Type", answer.isJson() ? "application/json"
                 : "text/plain; charset=utf-8");
         exchange.sendResponseHeaders(answer.status(), answer.body().length);
