@@ -1,14 +1,18 @@
 package dev.kubeloop.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kubeloop.api.webhook.Admission;
+import dev.kubeloop.api.webhook.Operation;
 import io.fabric8.kubernetes.api.model.GroupVersionKind;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;
 
 /**
  * What a validating and a mutating webhook share: reading the review, refusing kinds and versions
- * they do not serve (naming what they expected), reading the objects as the Java type, and turning
- * whatever the user's code throws into a denial. Subclasses decide. Stateless, thread-safe.
+ * they do not serve (naming what they expected) and objects that are not of the kind the request
+ * names, letting an object being deleted go without asking the user's code ({@link DeletionUpdates}),
+ * reading the objects as the Java type, and turning whatever the user's code throws into a denial.
+ * Subclasses decide. Stateless, thread-safe.
  *
  * @param <T> the resource type served
  */
@@ -42,8 +46,15 @@ abstract class AdmissionWebhook<T extends HasMetadata> implements Webhook {
         try {
             request = AdmissionReviews.read(json, body);
             checkKind(request);
+            checkObjectKind(request, request.object(), "request.object");
+            checkObjectKind(request, request.oldObject(), "request.oldObject");
         } catch (BadReview bad) {
             return AdmissionReviews.bad(json, bad);
+        }
+        if (request.context().operation() == Operation.UPDATE
+                && DeletionUpdates.onlyLetsGo(request.oldObject(), request.object())) {
+            // validation never blocks a deletion: a finalizer's removal must pass whatever the spec says today
+            return AdmissionReviews.allowed(json, request.uid(), Admission.allowed());
         }
         try {
             return decide(request);
@@ -89,6 +100,25 @@ abstract class AdmissionWebhook<T extends HasMetadata> implements Webhook {
                     + "other versions first");
         }
         throw new BadReview(request.uid(), expected);
+    }
+
+    /**
+     * The object must be of the kind the request names (and this webhook serves, checked before):
+     * read as the served type, another kind's fields would be ignored and an empty spec judged.
+     */
+    private void checkObjectKind(AdmissionReviews.Request request, JsonNode object, String field) throws BadReview {
+        if (object == null) {
+            return;
+        }
+        String apiVersion = object.path("apiVersion").asText("");
+        String kind = object.path("kind").asText("");
+        if (apiVersion.equals(resource.apiVersion()) && kind.equals(resource.kind())) {
+            return;
+        }
+        String found = apiVersion.isEmpty() && kind.isEmpty() ? "has no apiVersion and kind"
+                : "is " + (apiVersion.isEmpty() ? "(no apiVersion)" : apiVersion) + " " + (kind.isEmpty() ? "(no kind)"
+                        : kind);
+        throw new BadReview(request.uid(), field + " " + found + ", but request.kind is " + resource);
     }
 
     /** The exception's message, or its type when it has none (a NullPointerException without a message). */

@@ -127,6 +127,26 @@ class MutatingWebhookTest {
     }
 
     @Test
+    void removingTheFinalizerOfAnObjectBeingDeletedIsAllowedWithoutAskingTheDefaulter() {
+        ObjectNode old = raw();
+        ((ObjectNode) old.get("metadata")).put("deletionTimestamp", "2026-11-26T03:00:00Z").putArray("finalizers")
+                .add("shelf.kubeloop.dev/finalizer");
+        ObjectNode released = old.deepCopy();
+        ((ObjectNode) released.get("metadata")).remove("finalizers");
+        Webhooks webhooks = Webhooks.builder(Reviews.SERIALIZATION).defaulter(Shelf.class, (shelf, context) -> {
+            throw new IllegalStateException("a defaulter that cannot read an old object");
+        }).build();
+        ObjectNode request = Reviews.admissionRequest("UPDATE", "v2");
+        request.set("oldObject", old);
+        request.set("object", released);
+
+        WebhookAnswer answer = webhooks.handle("/mutate-kubeloop-dev-v2-shelf", Reviews.admission(request));
+
+        assertThat(Reviews.response(answer).get("allowed").asBoolean()).isTrue();
+        assertThat(Reviews.patch(answer)).isEmpty();
+    }
+
+    @Test
     void aDefaulterThatThrowsDeniesWithItsMessage() {
         WebhookAnswer answer = mutate((shelf, context) -> {
             throw new IllegalArgumentException("no default for a shelf without label");

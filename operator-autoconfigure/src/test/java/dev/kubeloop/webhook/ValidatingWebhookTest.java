@@ -3,6 +3,7 @@ package dev.kubeloop.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeloop.api.webhook.Admission;
 import dev.kubeloop.api.webhook.AdmissionContext;
@@ -22,7 +23,7 @@ class ValidatingWebhookTest {
 
     private final List<String> calls = new ArrayList<>();
 
-    /** At most 10 books; fewer books than before only for admins; deleting a full shelf is refused. */
+    /** At most 10 books; never fewer books than before; deleting a shelf is refused (an explicit opt-in). */
     private final Validator<Shelf> validator = new Validator<>() {
         @Override
         public Admission validateCreate(Shelf shelf, AdmissionContext context) {
@@ -40,6 +41,9 @@ class ValidatingWebhookTest {
         @Override
         public Admission validateUpdate(Shelf oldShelf, Shelf shelf, AdmissionContext context) {
             calls.add("update " + oldShelf.getSpec().getBooks() + " -> " + shelf.getSpec().getBooks());
+            if (shelf.getSpec().getBooks() > 10) {
+                return Admission.denied("spec.books must be at most 10");
+            }
             return shelf.getSpec().getBooks() < oldShelf.getSpec().getBooks()
                     ? Admission.denied("books can only be added") : Admission.allowed();
         }
@@ -117,6 +121,111 @@ class ValidatingWebhookTest {
 
         assertThat(calls).containsExactly("delete 5 DELETE");
         assertThat(response.get("allowed").asBoolean()).isFalse();
+    }
+
+    /** A shelf stored before the 10-book rule (or while the webhook was off), being deleted, with two finalizers. */
+    private static ObjectNode beingDeleted(int books) {
+        Shelf shelf = Shelf.named("oak", books);
+        shelf.getMetadata().setDeletionTimestamp("2026-11-26T03:00:00Z");
+        shelf.getMetadata().setFinalizers(List.of("shelf.kubeloop.dev/finalizer", "backup.example.com/finalizer"));
+        shelf.getMetadata().setResourceVersion("41");
+        shelf.getMetadata().setGeneration(2L);
+        return (ObjectNode) Reviews.tree(shelf);
+    }
+
+    private WebhookAnswer update(JsonNode oldObject, JsonNode object) {
+        ObjectNode request = Reviews.admissionRequest("UPDATE", "v2");
+        request.set("oldObject", oldObject);
+        request.set("object", object);
+        return send(request);
+    }
+
+    @Test
+    void removingAFinalizerOfAnObjectBeingDeletedIsAllowedWithoutAskingTheValidator() {
+        ObjectNode old = beingDeleted(11);
+        ObjectNode released = old.deepCopy();
+        ((ObjectNode) released.get("metadata")).putArray("finalizers").add("backup.example.com/finalizer");
+        ((ObjectNode) released.get("metadata")).put("resourceVersion", "42").putArray("managedFields").addObject()
+                .put("manager", "kubectl-edit");
+        released.putObject("status").put("phase", "Deleting");
+
+        JsonNode response = Reviews.response(update(old, released));
+
+        assertThat(response.get("allowed").asBoolean()).as(response.toString()).isTrue();
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
+    void removingTheLastFinalizerAndOwnerReferencesOfAnObjectBeingDeletedIsAllowed() {
+        ObjectNode old = beingDeleted(11);
+        ((ObjectNode) old.get("metadata")).putArray("ownerReferences").addObject().put("apiVersion", "v1")
+                .put("kind", "ConfigMap").put("name", "owner").put("uid", "u-1");
+        ObjectNode released = old.deepCopy();
+        ((ObjectNode) released.get("metadata")).remove(List.of("finalizers", "ownerReferences"));
+
+        assertThat(Reviews.response(update(old, released)).get("allowed").asBoolean()).isTrue();
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
+    void anUpdateOfAnObjectBeingDeletedThatChangesMoreThanItsFinalizersIsValidated() {
+        ObjectNode old = beingDeleted(11);
+        ObjectNode specChanged = old.deepCopy();
+        ((ObjectNode) specChanged.get("metadata")).putArray("finalizers");
+        ((ObjectNode) specChanged.get("spec")).put("books", 12);
+        ObjectNode labelled = old.deepCopy();
+        ((ObjectNode) labelled.get("metadata")).putObject("labels").put("room", "kitchen");
+        ObjectNode finalizerAdded = old.deepCopy();
+        ((ArrayNode) finalizerAdded.at("/metadata/finalizers")).add("another.example.com/finalizer");
+
+        assertThat(Reviews.response(update(old, specChanged)).at("/status/message").asText())
+                .isEqualTo("spec.books must be at most 10");
+        assertThat(Reviews.response(update(old, labelled)).get("allowed").asBoolean()).isFalse();
+        assertThat(Reviews.response(update(old, finalizerAdded)).get("allowed").asBoolean()).isFalse();
+        assertThat(calls).containsExactly("update 11 -> 12", "update 11 -> 11", "update 11 -> 11");
+    }
+
+    @Test
+    void removingAFinalizerOfAnObjectNotBeingDeletedIsValidated() {
+        ObjectNode old = beingDeleted(11);
+        ((ObjectNode) old.get("metadata")).remove("deletionTimestamp");
+        ObjectNode released = old.deepCopy();
+        ((ObjectNode) released.get("metadata")).remove("finalizers");
+
+        assertThat(Reviews.response(update(old, released)).get("allowed").asBoolean()).isFalse();
+        assertThat(calls).containsExactly("update 11 -> 11");
+    }
+
+    @Test
+    void anObjectOfAnotherKindThanTheRequestsIsDeniedNamingBoth() {
+        ObjectNode request = Reviews.admissionRequest("CREATE", "v2");
+        request.set("object", Reviews.tree(new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder()
+                .withNewMetadata().withName("oak").withNamespace("test").endMetadata().build()));
+
+        JsonNode response = Reviews.response(send(request));
+
+        assertThat(response.get("allowed").asBoolean()).isFalse();
+        assertThat(response.at("/status/code").asInt()).isEqualTo(400);
+        assertThat(response.at("/status/message").asText()).isEqualTo("request.object is apps/v1 Deployment, but "
+                + "request.kind is kubeloop.dev/v2 Shelf");
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
+    void anOldObjectOfAnotherKindOrVersionOrWithoutAKindIsDenied() {
+        ObjectNode request = Reviews.admissionRequest("UPDATE", "v2");
+        request.set("object", Reviews.tree(Shelf.named("oak", 1)));
+        ObjectNode oldObject = (ObjectNode) Reviews.tree(Shelf.named("oak", 1));
+        request.set("oldObject", oldObject.put("apiVersion", "kubeloop.dev/v1"));
+        String otherVersion = Reviews.response(send(request)).at("/status/message").asText();
+        oldObject.remove(List.of("apiVersion", "kind"));
+        String noKind = Reviews.response(send(request)).at("/status/message").asText();
+
+        assertThat(otherVersion).isEqualTo("request.oldObject is kubeloop.dev/v1 Shelf, but request.kind is "
+                + "kubeloop.dev/v2 Shelf");
+        assertThat(noKind).isEqualTo("request.oldObject has no apiVersion and kind, but request.kind is "
+                + "kubeloop.dev/v2 Shelf");
+        assertThat(calls).isEmpty();
     }
 
     @Test

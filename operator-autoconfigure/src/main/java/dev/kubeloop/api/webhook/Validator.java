@@ -16,6 +16,12 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * the API server's request, which waits for it ({@code timeoutSeconds}, at most 30 s): never block
  * on anything slow.
  *
+ * <p><b>Validation never blocks a deletion.</b> An update that only removes finalizers or owner
+ * references of an object being deleted (besides what the API server writes itself:
+ * managedFields, resourceVersion, generation, status) is allowed without calling
+ * {@link #validateUpdate}: otherwise an object stored before a stricter rule could never go, nor
+ * its namespace. {@link #validateDelete} is the only way to refuse a deletion, and an explicit one.
+ *
  * @param <T> the resource type, the version the webhook configuration matches (the API server
  *     converts other versions to it first, with {@code matchPolicy: Equivalent})
  */
@@ -33,7 +39,10 @@ public interface Validator<T extends HasMetadata> {
 
     /**
      * A delete of {@code oldObject}. Called only when the webhook configuration lists
-     * {@code DELETE} among its operations.
+     * {@code DELETE} among its operations (the chart's do not). <b>A denial here keeps the object,
+     * and with it its namespace and its CRD, until the validator changes its mind:</b> refuse only
+     * what would lose something for good, and say in the message how to get past it. Never called
+     * for the finalizer removals that complete a deletion.
      */
     default Admission validateDelete(T oldObject, AdmissionContext context) {
         return Admission.allowed();
