@@ -56,7 +56,7 @@ public @interface Reconciler {
 
     /**
      * The field manager of the reconciler's server-side applies ({@code context.apply},
-     * {@code applyStatus}); default: the reconciler's name. At most 128 characters.
+     * {@code applyStatus}); default: the reconciler's name. At most 128 bytes (UTF-8).
      */
     String fieldManager() default "";
 

@@ -117,8 +117,10 @@ public final class Settings {
 
     /** The field manager of a reconciler's server-side applies. */
     public static final Setting<String> FIELD_MANAGER = Setting.derived("reconcilers.*.field-manager",
-            "the reconciler's name", "a field manager name of at most 128 characters, without control characters",
-            manager -> !manager.isBlank() && manager.length() <= 128 && manager.chars().noneMatch(Character::isISOControl));
+            "the reconciler's name", "a field manager name of at most 128 bytes (UTF-8), without control characters",
+            manager -> !manager.isBlank() && manager.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                    <= dev.kubeloop.api.ApplyOptions.MAX_FIELD_MANAGER_BYTES
+                    && manager.chars().noneMatch(Character::isISOControl));
 
     /** The finalizer of a reconciler that implements Cleaner. */
     public static final Setting<String> FINALIZER = Setting.derived("reconcilers.*.finalizer",

@@ -170,7 +170,7 @@ class InvalidPropertyValuesTest {
             new Case(RECONCILER + "finalizer", "not a finalizer", "'not a finalizer' is not a valid finalizer name",
                     "example.com/cleanup"),
             new Case(RECONCILER + "field-manager", "x".repeat(129), "is not a valid field manager",
-                    "at most 128 characters", "property kubeloop.reconcilers.widget.field-manager"));
+                    "at most 128 bytes", "property kubeloop.reconcilers.widget.field-manager"));
 
     private static MockCluster cluster;
 

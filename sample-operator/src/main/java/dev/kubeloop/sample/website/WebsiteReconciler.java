@@ -118,9 +118,16 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
         return Result.done();
     }
 
+    /**
+     * Removes the site's index entry. A site whose name cannot name its objects was never served
+     * and wrote no entry (names are immutable): nothing to remove, and no write that could fail and
+     * hold the Website for ever. One whose spec turned invalid later may have one: it is removed.
+     */
     @Override
     public Result cleanup(Website site, ReconcileContext<Website> context) {
-        WebsiteIndex.remove(site, context);
+        if (WebsiteValidation.nameProblem(site.getMetadata().getName()).isEmpty()) {
+            WebsiteIndex.remove(site, context);
+        }
         return Result.done();
     }
 

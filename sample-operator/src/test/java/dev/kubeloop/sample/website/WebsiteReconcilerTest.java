@@ -211,6 +211,28 @@ class WebsiteReconcilerTest {
         assertThat(client.resource(kept).get()).isNotNull();
     }
 
+    /**
+     * A name at the API server's limit (253 characters) cannot name a Service: the site is never
+     * served, so its cleanup has nothing to remove and writes nothing. Before, cleanup applied the
+     * index as {@code website-index/<name>}, a field manager the API server refuses above 128 bytes,
+     * and the finalizer held the Website for ever.
+     */
+    @Test
+    void aWebsiteThatWasNeverServedIsDeletedWithoutTouchingTheIndex() {
+        String name = "a".repeat(253);
+        Website site = kit.awaitReconciled(client.resource(website(name, "page")).create());
+        assertThat(condition(site, "Ready").getReason()).isEqualTo(WebsiteReconciler.INVALID_SPEC);
+        kit.awaitIdle();
+        ConfigMap indexBefore = client.configMaps().withName(WebsiteIndex.NAME).get();
+
+        client.resource(site).delete();
+
+        kit.await("the Website is gone", () -> client.resource(site).get() == null);
+        ConfigMap indexAfter = client.configMaps().withName(WebsiteIndex.NAME).get();
+        assertThat(indexAfter == null ? null : indexAfter.getMetadata().getResourceVersion()).as("the index's version")
+                .isEqualTo(indexBefore == null ? null : indexBefore.getMetadata().getResourceVersion());
+    }
+
     @TestConfiguration
     static class CountReconciles {
 
