@@ -34,13 +34,22 @@ import java.util.Optional;
  */
 public record ApiRefusal(int code, String reason, String message, List<Cause> causes) {
 
+    /** The cause reason with which the API server refuses a create in a namespace being deleted. */
+    public static final String NAMESPACE_TERMINATING = "NamespaceTerminating";
+
     /**
      * One field at fault.
      *
      * @param field the field's path, e.g. {@code metadata.name}; may be null
      * @param message why
+     * @param reason the cause's reason ({@code type} in Kubernetes' Go), e.g. {@code FieldValueInvalid}
+     *     or {@value ApiRefusal#NAMESPACE_TERMINATING}; may be null
      */
-    public record Cause(String field, String message) {
+    public record Cause(String field, String message, String reason) {
+
+        public Cause(String field, String message) {
+            this(field, message, null);
+        }
     }
 
     public ApiRefusal {
@@ -58,7 +67,7 @@ public record ApiRefusal(int code, String reason, String message, List<Cause> ca
                 List<Cause> causes = new ArrayList<>();
                 if (status != null && status.getDetails() != null && status.getDetails().getCauses() != null) {
                     for (StatusCause cause : status.getDetails().getCauses()) {
-                        causes.add(new Cause(cause.getField(), cause.getMessage()));
+                        causes.add(new Cause(cause.getField(), cause.getMessage(), cause.getReason()));
                     }
                 }
                 return Optional.of(new ApiRefusal(e.getCode(), status == null ? null : status.getReason(), message,
@@ -71,6 +80,18 @@ public record ApiRefusal(int code, String reason, String message, List<Cause> ca
     /** Whether the object itself was refused (400, 422), rather than the permission to write it (403). */
     public boolean invalid() {
         return code != 403;
+    }
+
+    /**
+     * Whether the namespace is being deleted: the API server refuses every create in it (403, cause
+     * {@value #NAMESPACE_TERMINATING}; older servers only say so in the message), while updates and
+     * deletes of what is still there go through. Nothing of the namespace will last: a cleanup that
+     * would create something there has nothing left to do (what it would have written to is gone,
+     * and cannot come back), and its finalizer may go.
+     */
+    public boolean namespaceTerminating() {
+        return code == 403 && (causes.stream().anyMatch(cause -> NAMESPACE_TERMINATING.equals(cause.reason()))
+                || message != null && message.contains("because it is being terminated"));
     }
 
     /** One sentence for a condition or an event: the API server's message (it names the fields). */

@@ -24,6 +24,8 @@ public final class ApiError {
     private final String cause;
     /** The field a 422's cause names; null for other errors. */
     private final String field;
+    /** The cause's reason (its {@code type} in Go), e.g. {@code NamespaceTerminating}; null for most errors. */
+    private final String causeReason;
 
     private ApiError(int code, String reason, Function<ApiRequest, String> message, Integer retryAfterSeconds,
             String cause) {
@@ -32,6 +34,12 @@ public final class ApiError {
 
     private ApiError(int code, String reason, Function<ApiRequest, String> message, Integer retryAfterSeconds,
             String cause, String field) {
+        this(code, reason, message, retryAfterSeconds, cause, field, null);
+    }
+
+    private ApiError(int code, String reason, Function<ApiRequest, String> message, Integer retryAfterSeconds,
+            String cause, String field, String causeReason) {
+        this.causeReason = causeReason;
         this.field = field;
         this.code = code;
         this.reason = reason;
@@ -83,6 +91,17 @@ public final class ApiError {
                 + "\" is invalid: " + field + ": Invalid value: " + message, null, message, field);
     }
 
+    /**
+     * 403, as the API server's NamespaceLifecycle admission refuses a create in a namespace being
+     * deleted: the message and the cause ({@code reason: NamespaceTerminating}) as Kubernetes words them.
+     */
+    public static ApiError namespaceTerminating() {
+        return new ApiError(403, "Forbidden", request -> request.qualifiedResource() + " \"" + request.name()
+                + "\" is forbidden: unable to create new content in namespace " + request.namespace()
+                + " because it is being terminated", null, "namespace is being terminated", "metadata.namespace",
+                "NamespaceTerminating");
+    }
+
     public int code() {
         return code;
     }
@@ -95,7 +114,8 @@ public final class ApiError {
         StatusDetailsBuilder details = new StatusDetailsBuilder().withName(request.name()).withGroup(request.group())
                 .withKind(request.resource()).withRetryAfterSeconds(retryAfterSeconds);
         if (cause != null) {
-            details.withCauses(new StatusCauseBuilder().withMessage(cause).withField(field).build());
+            details.withCauses(new StatusCauseBuilder().withMessage(cause).withField(field).withReason(causeReason)
+                    .build());
         }
         status.withDetails(details.build());
         Status body = status.build();

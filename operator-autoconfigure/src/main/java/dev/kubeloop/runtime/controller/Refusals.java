@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The policy for requests the API server refuses because of the request itself, which no retry
@@ -21,6 +22,8 @@ import org.slf4j.LoggerFactory;
  *   <li>403: a Warning event {@value Forbidden#EVENT_REASON} on every retry (identical events
  *       aggregate into one whose count shows that it lasts), one ERROR line per key (again only if
  *       what is refused changes);
+ *   <li>403 because the object's namespace is being deleted ({@link ApiRefusal#namespaceTerminating()}):
+ *       one WARN line per key and no Event (the namespace would refuse it too);
  *   <li>400/422: one ERROR line and one Warning event {@value #INVALID_REASON} per key and
  *       generation, naming the object and the API server's field message;
  *   <li>the recovery once, at INFO; the stack trace only at DEBUG.
@@ -53,13 +56,22 @@ final class Refusals {
      * @return true if it was one and has been reported (the caller logs nothing more)
      */
     boolean failed(ObjectKey key, HasMetadata object, int retries, Throwable error) {
+        Optional<ApiRefusal> terminating = ApiRefusal.of(error).filter(ApiRefusal::namespaceTerminating);
+        if (terminating.isPresent()) {
+            // no permission to grant, nothing wrong with the object; and no Event: the namespace refuses those too
+            report(key, terminating.get().describe(), Level.WARN, "Reconcile refused because its namespace is being "
+                    + "deleted (a create there is refused), retrying with backoff (logged once per object): "
+                    + "controller={} key={} retry={}: {}", retries);
+            log.debug("Stack trace: controller={} key={}", controller, key, error);
+            return true;
+        }
         Optional<Forbidden> forbidden = Forbidden.in(error);
         if (forbidden.isPresent()) {
             String refused = forbidden.get().describe();
             if (object != null) {
                 events.warning(object, Forbidden.EVENT_REASON, refused);
             }
-            report(key, refused, "Reconcile forbidden, retrying with backoff (logged once per object until it "
+            report(key, refused, Level.ERROR, "Reconcile forbidden, retrying with backoff (logged once per object until it "
                     + "recovers): controller={} key={} retry={}: {}", retries);
             log.debug("Stack trace: controller={} key={}", controller, key, error);
             return true;
@@ -72,7 +84,7 @@ final class Refusals {
                 : object.getMetadata().getGeneration();
         String described = refusal.get().describe();
         // once per generation: a new spec may well be refused for the same reason, and deserves a word
-        if (report(key, generation + "\u0000" + described, "Reconcile refused as invalid by the API server, "
+        if (report(key, generation + "\u0000" + described, Level.ERROR, "Reconcile refused as invalid by the API server, "
                 + "retrying with backoff (logged once per object and generation): controller={} key={} retry={}: {}",
                 retries) && object != null) {
             events.warning(object, INVALID_REASON, described);
@@ -82,14 +94,14 @@ final class Refusals {
     }
 
     /** Logs {@code what} once per key (again when it changes); returns whether it logged. */
-    private boolean report(ObjectKey key, String what, String format, int retries) {
+    private boolean report(ObjectKey key, String what, Level level, String format, int retries) {
         if (what.equals(reported.put(key, what))) {
             log.debug("Reconcile still refused, retrying with backoff: controller={} key={} retry={}", controller, key,
                     retries);
             return false;
         }
         int separator = what.indexOf('\u0000');
-        log.error(format, controller, key, retries, separator < 0 ? what : what.substring(separator + 1));
+        log.atLevel(level).log(format, controller, key, retries, separator < 0 ? what : what.substring(separator + 1));
         return true;
     }
 

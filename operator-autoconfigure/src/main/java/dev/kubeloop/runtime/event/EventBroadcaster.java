@@ -1,5 +1,6 @@
 package dev.kubeloop.runtime.event;
 
+import dev.kubeloop.api.ApiRefusal;
 import dev.kubeloop.api.EventRecorder;
 import dev.kubeloop.queue.Ticker;
 import dev.kubeloop.runtime.NamedThreadFactory;
@@ -18,6 +19,7 @@ import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -33,8 +35,13 @@ import org.slf4j.LoggerFactory;
  * thread runs each through the {@link EventCorrelator} (spam filter, aggregation) and then creates
  * an Event or bumps the count of an earlier identical one.
  *
- * <p>State ownership: the correlator and the "write failures already logged" flag belong to the
- * writer thread; the queue is the only state shared with recorders. Lifecycle: {@link #start()}
+ * <p>A namespace being deleted refuses every create, Events included: the first refusal is one
+ * DEBUG line, and Events about objects in that namespace are then dropped here for
+ * {@link #TERMINATING_HOLD} (then one is tried again: a namespace of that name may exist anew),
+ * instead of one failing request each while cleanups there retry.
+ *
+ * <p>State ownership: the correlator, the "write failures already logged" flag and the namespaces
+ * seen being deleted belong to the writer thread; the queue is the only state shared with recorders. Lifecycle: {@link #start()}
  * once, {@link #close(Duration)} once; events recorded before start wait in the queue, events
  * recorded after close are dropped.
  */
@@ -48,6 +55,8 @@ public final class EventBroadcaster {
     private static final int MAX_MESSAGE_LENGTH = 1024;
     /** Where Events about cluster-scoped objects go, as in client-go. */
     private static final String CLUSTER_EVENTS_NAMESPACE = "default";
+    /** How long Events for a namespace seen being deleted are dropped without a request. */
+    static final Duration TERMINATING_HOLD = Duration.ofMinutes(1);
     private static final PendingEvent POISON = new PendingEvent("", new ObjectReference(), "", "", "");
 
     private final KubernetesClient client;
@@ -56,6 +65,8 @@ public final class EventBroadcaster {
     private final Thread writer;
     private volatile boolean closed;
     private boolean failureLogged; // writer thread only
+    /** Namespaces whose create of an Event was refused as being deleted, with when (nanoTime); writer thread only. */
+    private final Map<String, Long> terminatingSince = new HashMap<>();
 
     public EventBroadcaster(KubernetesClient client) {
         this(client, new EventCorrelator(Ticker.system()));
@@ -183,8 +194,33 @@ public final class EventBroadcaster {
                 correlator.forget(event); // expired (event TTL): start a new Event
             }
         }
-        Event created = client.resource(newEvent(event, now)).create();
-        correlator.written(event, created);
+        Event created = create(event, now);
+        if (created != null) {
+            correlator.written(event, created);
+        }
+    }
+
+    /** Creates the Event; null when its namespace is being deleted (then nothing more is sent there for a while). */
+    private Event create(PendingEvent event, String now) {
+        Event desired = newEvent(event, now);
+        String namespace = desired.getMetadata().getNamespace();
+        Long since = terminatingSince.get(namespace);
+        if (since != null && System.nanoTime() - since < TERMINATING_HOLD.toNanos()) {
+            return null;
+        }
+        terminatingSince.remove(namespace);
+        try {
+            return client.resource(desired).create();
+        } catch (KubernetesClientException e) {
+            if (ApiRefusal.of(e).filter(ApiRefusal::namespaceTerminating).isEmpty()) {
+                throw e;
+            }
+            terminatingSince.put(namespace, System.nanoTime());
+            log.debug("Events not written while namespace {} is being deleted (dropped for {} s): controller={} "
+                    + "object={} reason={}", namespace, TERMINATING_HOLD.toSeconds(), event.component(),
+                    event.regarding().getName(), event.reason());
+            return null;
+        }
     }
 
     private static Event newEvent(PendingEvent event, String now) {

@@ -123,6 +123,32 @@ class RbacForbiddenTest extends MockClusterTestSupport {
                 refusing.toMillis() / 1000.0, event.getCount());
     }
 
+    /**
+     * A 403 because the namespace is being deleted is no permission problem: before, it was
+     * reported as one ("not an RBAC denial") with a Warning Event per retry, each refused by the
+     * same namespace. Now: one WARN line saying what it is, no Event, retried with backoff.
+     */
+    @Test
+    void aWriteRefusedBecauseTheNamespaceIsBeingDeletedIsReportedAsThatWithoutEvents() {
+        Fault terminating = cluster.faults().on("PATCH", STATUS).next(3).answer(ApiError.namespaceTerminating());
+        Controller<Widget> controller = manager.register(ControllerConfig.builder("widget", Widget.class).build(),
+                new RecordingReconciler().behaving(RbacForbiddenTest::observeGeneration));
+        manager.start();
+        client.resource(Widget.named("ns", "w1")).create();
+
+        eventually().until(() -> controller.count(ReconcileOutcome.SUCCESS) == 1 && controller.queueStats().idle());
+
+        assertThat(terminating.injected()).isEqualTo(3);
+        assertThat(logs.events(Level.WARN, "key=ns/w1")).singleElement().satisfies(line -> {
+            assertThat(line.getLevel()).isEqualTo(Level.WARN);
+            assertThat(line.getFormattedMessage()).contains("namespace is being deleted", "controller=widget")
+                    .doesNotContain("RBAC", "not an RBAC denial");
+            assertThat(line.getThrowableProxy()).as("stack trace").isNull();
+        });
+        assertThat(client.v1().events().inNamespace("ns").list().getItems()).extracting(Event::getReason)
+                .doesNotContain("Forbidden");
+    }
+
     private List<Event> forbiddenEvents() {
         return client.v1().events().inNamespace("ns").list().getItems().stream()
                 .filter(event -> "Forbidden".equals(event.getReason())).toList();

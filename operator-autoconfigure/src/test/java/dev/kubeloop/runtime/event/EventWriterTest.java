@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import dev.kubeloop.api.EventRecorder;
+import dev.kubeloop.testing.ApiError;
+import dev.kubeloop.testing.ApiFaults.Fault;
 import dev.kubeloop.testing.CapturedLogs;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.Widget;
@@ -83,6 +85,39 @@ class EventWriterTest {
                 .toList();
         assertThat(eventRequests).hasSize(2).first().asString().isEqualTo("POST /api/v1/namespaces/ns/events");
         assertThat(eventRequests.get(1)).startsWith("PATCH /api/v1/namespaces/ns/events/a.");
+    }
+
+    /**
+     * Once a namespace is being deleted, every Event about an object in it is refused (a create
+     * there is); before, each was sent and failed, one request per event, for as long as a
+     * reconcile of an object there kept failing. Now: one request, one debug line, the rest dropped
+     * here, and other namespaces are written as ever.
+     */
+    @Test
+    void eventsIntoANamespaceBeingDeletedAreDroppedAfterOneRefusalWithOneDebugLine() {
+        Fault terminating = cluster.faults().on("POST", "/api/v1/namespaces/doomed/events")
+                .answer(ApiError.namespaceTerminating());
+        try (CapturedLogs logs = CapturedLogs.of(EventBroadcaster.class, Level.DEBUG)) {
+            broadcaster = new EventBroadcaster(cluster.client());
+            broadcaster.start();
+            EventRecorder recorder = broadcaster.recorderFor("widget");
+            for (int i = 0; i < 5; i++) {
+                Widget widget = Widget.named("doomed", "w" + i);
+                widget.getMetadata().setUid("uid-" + i);
+                recorder.warning(widget, "Failed" + i, "cleanup failed");
+            }
+            Widget elsewhere = Widget.named("ns", "a");
+            elsewhere.getMetadata().setUid("uid-a");
+            recorder.normal(elsewhere, "Written", "in a namespace that is not being deleted");
+
+            eventually().until(() -> reasons().contains("Written")); // one writer thread: the five went first
+            assertThat(terminating.hits()).as("requests into the namespace being deleted").hasSize(1);
+            assertThat(logs.events(Level.DEBUG, "doomed")).singleElement().satisfies(line -> {
+                assertThat(line.getLevel()).isEqualTo(Level.DEBUG);
+                assertThat(line.getFormattedMessage()).contains("namespace doomed is being deleted", "controller=widget");
+            });
+            assertThat(logs.events(Level.WARN, "")).isEmpty();
+        }
     }
 
     private List<Integer> counts() {

@@ -1,0 +1,77 @@
+package dev.kubeloop.sample.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubeloop.sample.website.Website;
+import dev.kubeloop.test.KubeloopTest;
+import dev.kubeloop.test.KubeloopTestKit;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * Deleting the namespace of Websites on the real API server completes. The script's API server
+ * runs no namespace controller, so this test does its work, in the order that used to hang: the
+ * namespace is set Terminating by its delete, its ConfigMaps (the {@code website-index} among
+ * them), Deployments and Services are deleted, then the Websites; at the end the namespace's
+ * {@code kubernetes} finalizer is removed through the {@code finalize} subresource.
+ *
+ * <p>Before: each Website's cleanup applied the index without its entry, which in a namespace
+ * being deleted is a create and refused ("unable to create new content in namespace ... because it
+ * is being terminated"); the finalizer stayed for ever, and every retry's Warning Event was
+ * refused too. Now the refusal means "no index left to remove the entry from", the finalizer goes,
+ * and the namespace can finish. (Meanwhile the reconciles that would re-create the deleted owned
+ * objects are refused the same way: one WARN line each, no Event, retried until the Website goes.)
+ */
+@KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml", properties = "sample.demo=off")
+class TerminatingNamespaceE2ETest {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+    @Autowired
+    KubernetesClient client;
+
+    @Autowired
+    KubeloopTestKit kit;
+
+    @Test
+    void deletingTheNamespaceOfWebsitesCompletes() {
+        LocalApiServer.assumeUnderTest(); // a cluster's namespace controller would race this test's
+        String namespace = kit.namespace();
+        for (String name : List.of("first", "second")) {
+            kit.awaitReconciled(client.resource(Sites.website(namespace, name, "<p>" + name + "</p>")).create());
+        }
+        assertThat(Sites.index(client, namespace)).containsKeys("first", "second");
+        kit.awaitIdle();
+
+        client.namespaces().withName(namespace).delete();
+        kit.await("the namespace is Terminating", () -> "Terminating".equals(phase(namespace)));
+        // the namespace controller's work: everything in it goes; here the index before the Websites
+        client.configMaps().inNamespace(namespace).delete();
+        client.apps().deployments().inNamespace(namespace).delete();
+        client.services().inNamespace(namespace).delete();
+        kit.await("the index is gone", () -> client.configMaps().inNamespace(namespace).withName(Sites.INDEX).get()
+                == null);
+        client.resources(Website.class).inNamespace(namespace).delete();
+
+        kit.await("every Website's cleanup ran and its finalizer is gone", DEADLINE,
+                () -> client.resources(Website.class).inNamespace(namespace).list().getItems().isEmpty());
+        kit.awaitIdle(); // nothing left to retry: the reconciles refused meanwhile (owned objects re-created) ended
+        assertThat(client.configMaps().inNamespace(namespace).withName(Sites.INDEX).get()).as("the index")
+                .isNull();
+
+        client.v1().events().inNamespace(namespace).delete();
+        Namespace terminating = client.namespaces().withName(namespace).get();
+        terminating.getSpec().setFinalizers(List.of());
+        client.namespaces().resource(terminating).subresource("finalize").update();
+        kit.await("the namespace is gone", () -> client.namespaces().withName(namespace).get() == null);
+    }
+
+    private String phase(String namespace) {
+        Namespace found = client.namespaces().withName(namespace).get();
+        return found == null || found.getStatus() == null ? null : found.getStatus().getPhase();
+    }
+}
