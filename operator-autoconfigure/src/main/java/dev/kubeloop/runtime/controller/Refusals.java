@@ -2,6 +2,7 @@ package dev.kubeloop.runtime.controller;
 
 import dev.kubeloop.api.ApiRefusal;
 import dev.kubeloop.api.EventRecorder;
+import dev.kubeloop.api.ForeignObjectException;
 import dev.kubeloop.api.ObjectKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Optional;
@@ -23,6 +24,10 @@ import org.slf4j.LoggerFactory;
  *       what is refused changes);
  *   <li>400/422: one ERROR line and one Warning event {@value #INVALID_REASON} per key and
  *       generation, naming the object and the API server's field message;
+ *   <li>an object {@code apply} would not take over ({@link ForeignObjectException}, refused
+ *       before sending): one WARN line and one Warning event
+ *       {@value ForeignObjectException#EVENT_REASON} per key and generation, naming the object and
+ *       whoever controls it;
  *   <li>the recovery once, at INFO; the stack trace only at DEBUG.
  * </ul>
  *
@@ -60,7 +65,7 @@ final class Refusals {
                 events.warning(object, Forbidden.EVENT_REASON, refused);
             }
             report(key, refused, "Reconcile forbidden, retrying with backoff (logged once per object until it "
-                    + "recovers): controller={} key={} retry={}: {}", retries);
+                    + "recovers): controller={} key={} retry={}: {}", retries, false);
             log.debug("Stack trace: controller={} key={}", controller, key, error);
             return true;
         }
@@ -71,25 +76,33 @@ final class Refusals {
         long generation = object == null || object.getMetadata().getGeneration() == null ? 0
                 : object.getMetadata().getGeneration();
         String described = refusal.get().describe();
+        boolean foreign = refusal.get().foreign();
         // once per generation: a new spec may well be refused for the same reason, and deserves a word
-        if (report(key, generation + "\u0000" + described, "Reconcile refused as invalid by the API server, "
-                + "retrying with backoff (logged once per object and generation): controller={} key={} retry={}: {}",
-                retries) && object != null) {
-            events.warning(object, INVALID_REASON, described);
+        if (report(key, generation + "\u0000" + described, foreign ? "Reconcile refused: apply will not take over "
+                + "an object this controller does not control, retrying with backoff (logged once per object and "
+                + "generation): controller={} key={} retry={}: {}" : "Reconcile refused as invalid by the API "
+                + "server, retrying with backoff (logged once per object and generation): controller={} key={} "
+                + "retry={}: {}", retries, foreign) && object != null) {
+            events.warning(object, foreign ? ForeignObjectException.EVENT_REASON : INVALID_REASON, described);
         }
         log.debug("Stack trace: controller={} key={}", controller, key, error);
         return true;
     }
 
-    /** Logs {@code what} once per key (again when it changes); returns whether it logged. */
-    private boolean report(ObjectKey key, String what, String format, int retries) {
+    /** Logs {@code what} once per key (again when it changes), at ERROR or WARN; returns whether it logged. */
+    private boolean report(ObjectKey key, String what, String format, int retries, boolean warn) {
         if (what.equals(reported.put(key, what))) {
             log.debug("Reconcile still refused, retrying with backoff: controller={} key={} retry={}", controller, key,
                     retries);
             return false;
         }
         int separator = what.indexOf('\u0000');
-        log.error(format, controller, key, retries, separator < 0 ? what : what.substring(separator + 1));
+        String described = separator < 0 ? what : what.substring(separator + 1);
+        if (warn) {
+            log.warn(format, controller, key, retries, described);
+        } else {
+            log.error(format, controller, key, retries, described);
+        }
         return true;
     }
 
