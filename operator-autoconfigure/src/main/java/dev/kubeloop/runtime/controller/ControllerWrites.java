@@ -33,6 +33,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The writes one controller makes through its reconcile contexts: server-side apply of objects and
@@ -63,6 +65,9 @@ import java.util.function.Supplier;
  * workers after each apply; a {@link Scope} belongs to one reconcile (one worker thread).
  */
 final class ControllerWrites {
+
+    // the controller's logger, like every other line about a reconcile
+    private static final Logger log = LoggerFactory.getLogger(Controller.class);
 
     /** The label on every owned object this controller applied; its value is the controller's name. */
     static final String APPLIED_BY = "kubeloop.dev/applied-by";
@@ -225,6 +230,8 @@ final class ControllerWrites {
         String what = stored.getKind() + " " + stored.getMetadata().getName();
         if (adopted != null) {
             events.normal(primary, "Adopted", adopted);
+            log.info("Apply adopted an existing object: controller={} key={}: {}", controller, ObjectKey.of(primary),
+                    adopted);
         } else if (before == null) {
             events.normal(primary, "Created", "Created " + what);
         } else if (!Objects.equals(before.getMetadata().getResourceVersion(), stored.getMetadata().getResourceVersion())) {

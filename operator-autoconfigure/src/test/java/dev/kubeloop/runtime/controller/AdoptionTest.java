@@ -165,6 +165,8 @@ class AdoptionTest extends MockClusterTestSupport {
         assertThat(events("Adopted")).singleElement().satisfies(event -> assertThat(event.getMessage())
                 .isEqualTo("Adopted ConfigMap a, which no one controlled, as the reconciler asked (ApplyOptions.adopt())"));
         assertThat(reasons()).doesNotContain("Created", "Updated");
+        assertThat(logs.events(Level.INFO, "adopted")).singleElement().satisfies(line -> assertThat(
+                line.getFormattedMessage()).contains("controller=widget", "key=ns/a", "Adopted ConfigMap a"));
     }
 
     /** E.g. after {@code kubectl delete --cascade=orphan} and a new primary of the same name. */
