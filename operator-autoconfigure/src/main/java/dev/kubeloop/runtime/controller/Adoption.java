@@ -19,13 +19,14 @@ import java.util.Optional;
  * applied, such as a user's Service that happens to have the name.
  *
  * <pre>
- * the object under the name                                       apply
- * absent                                                          creates it
- * controlled by the primary (controller reference with its uid)   applies
- * controlled by a former primary of that kind and name, with marks takes it back (Adopted event)
- * controlled by any other owner                                   refused, even with adopt()
- * no controller, this controller's marks                          takes it back (Adopted event)
- * no controller, no marks                                         refused; with adopt(): takes it (Adopted event)
+ * the object under the name                                  apply
+ * absent                                                     creates it
+ * controlled by the primary (controller ref with its uid)    applies
+ * controlled by a former primary of its kind and name,       takes it back (Adopted event)
+ *   with this controller's marks
+ * controlled by any other owner                              refused, even with adopt()
+ * no controller, this controller's marks                     takes it back (Adopted event)
+ * no controller, no marks                                    refused; with adopt(): takes it (Adopted event)
  * </pre>
  *
  * This controller's marks: the label {@value ControllerWrites#APPLIED_BY} with its name, which

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.Test;
 class AdoptionTest extends MockClusterTestSupport {
 
     private static final String APPLIED_BY = "kubeloop.dev/applied-by";
+    private static final String DATABASE_UID = "3f0c9a1e-0000-4000-8000-00000000d8b1";
 
     private final List<ApiRefusal> refusals = new CopyOnWriteArrayList<>();
     private final AtomicReference<ApplyOptions> options = new AtomicReference<>(ApplyOptions.defaults());
@@ -94,9 +95,7 @@ class AdoptionTest extends MockClusterTestSupport {
 
     @Test
     void anObjectAnotherOwnerControlsIsRefusedWithAWarningNamingItsController() {
-        ConfigMap taken = userConfigMap(ownerReference("Database", "payments-db", "3f0c9a1e-0000-4000-8000-00000000d8b1"));
-
-        startWith(taken);
+        startWith(userConfigMap(ownerReference("Database", "payments-db", DATABASE_UID)));
 
         eventually().until(() -> controller.count(ReconcileOutcome.ERROR) >= 5);
         assertUntouched();
@@ -121,11 +120,12 @@ class AdoptionTest extends MockClusterTestSupport {
     void adoptDoesNotTakeAnObjectAnotherOwnerControls() {
         options.set(ApplyOptions.defaults().adopt());
 
-        startWith(userConfigMap(ownerReference("Database", "payments-db", "3f0c9a1e-0000-4000-8000-00000000d8b1")));
+        startWith(userConfigMap(ownerReference("Database", "payments-db", DATABASE_UID)));
 
         eventually().until(() -> controller.count(ReconcileOutcome.ERROR) >= 3);
         assertUntouched();
-        assertThat(refusals).allSatisfy(refusal -> assertThat(refusal.describe()).contains("one controller per object"));
+        assertThat(refusals).allSatisfy(refusal -> assertThat(refusal.describe())
+                .contains("one controller per object"));
     }
 
     @Test
@@ -158,12 +158,8 @@ class AdoptionTest extends MockClusterTestSupport {
 
         Widget widget = startWith(userConfigMap(null));
 
-        eventually().until(() -> "blue".equals(data("a").get("color")));
-        assertThat(configMap("a").getMetadata().getOwnerReferences()).extracting(OwnerReference::getUid)
-                .containsExactly(widget.getMetadata().getUid());
-        eventually().until(() -> reasons().contains("Adopted"));
-        assertThat(events("Adopted")).singleElement().satisfies(event -> assertThat(event.getMessage())
-                .isEqualTo("Adopted ConfigMap a, which no one controlled, as the reconciler asked (ApplyOptions.adopt())"));
+        assertAdopted(widget, "Adopted ConfigMap a, which no one controlled, as the reconciler asked "
+                + "(ApplyOptions.adopt())");
         assertThat(reasons()).doesNotContain("Created", "Updated");
         assertThat(logs.events(Level.INFO, "adopted")).singleElement().satisfies(line -> assertThat(
                 line.getFormattedMessage()).contains("controller=widget", "key=ns/a", "Adopted ConfigMap a"));
@@ -177,12 +173,7 @@ class AdoptionTest extends MockClusterTestSupport {
 
         Widget widget = startWith(orphan);
 
-        eventually().until(() -> "blue".equals(data("a").get("color")));
-        assertThat(configMap("a").getMetadata().getOwnerReferences()).extracting(OwnerReference::getUid)
-                .containsExactly(widget.getMetadata().getUid());
-        eventually().until(() -> reasons().contains("Adopted"));
-        assertThat(events("Adopted")).singleElement().satisfies(event -> assertThat(event.getMessage())
-                .contains("this controller applied it before"));
+        assertAdopted(widget, "this controller applied it before");
     }
 
     /** An object applied before its kind was owned, by an earlier version of the reconciler: no label, its apply. */
@@ -192,10 +183,9 @@ class AdoptionTest extends MockClusterTestSupport {
         applied.getMetadata().setManagedFields(List.of(new ManagedFieldsEntryBuilder().withManager("widget")
                 .withOperation("Apply").withApiVersion("v1").withFieldsType("FieldsV1").build()));
 
-        startWith(applied);
+        Widget widget = startWith(applied);
 
-        eventually().until(() -> "blue".equals(data("a").get("color")));
-        eventually().until(() -> reasons().contains("Adopted"));
+        assertAdopted(widget, "this controller applied it before");
     }
 
     @Test
@@ -205,12 +195,8 @@ class AdoptionTest extends MockClusterTestSupport {
 
         Widget widget = startWith(former);
 
-        eventually().until(() -> "blue".equals(data("a").get("color")));
-        assertThat(configMap("a").getMetadata().getOwnerReferences()).extracting(OwnerReference::getUid)
-                .containsExactly(widget.getMetadata().getUid());
-        eventually().until(() -> reasons().contains("Adopted"));
-        assertThat(events("Adopted")).singleElement().satisfies(event -> assertThat(event.getMessage())
-                .contains("controlled by a former Widget a", "which no longer exists"));
+        assertAdopted(widget, "controlled by a former Widget a (uid 00000000-0000-4000-8000-00000000f0e1), which no "
+                + "longer exists");
     }
 
     @Test
@@ -228,6 +214,15 @@ class AdoptionTest extends MockClusterTestSupport {
         }
         manager.start();
         return client.resource(Widget.named("ns", "a")).create();
+    }
+
+    /** The ConfigMap applied, the widget's alone, and one Adopted event saying why. */
+    private void assertAdopted(Widget widget, String why) {
+        eventually().until(() -> "blue".equals(data("a").get("color")));
+        assertThat(configMap("a").getMetadata().getOwnerReferences()).extracting(OwnerReference::getUid)
+                .containsExactly(widget.getMetadata().getUid());
+        eventually().until(() -> reasons().contains("Adopted"));
+        assertThat(events("Adopted")).singleElement().satisfies(event -> assertThat(event.getMessage()).contains(why));
     }
 
     /** The user's ConfigMap as they made it, and no apply sent. */
@@ -276,9 +271,7 @@ class AdoptionTest extends MockClusterTestSupport {
     }
 
     private long applyRequests() {
-        return cluster.requests(request -> "PATCH".equals(request.getMethod())
-                && request.getPath().startsWith("/api/v1/namespaces/ns/configmaps/")
-                && String.valueOf(request.getHeader("Content-Type")).startsWith("application/apply-patch")).size();
+        return cluster.applies("/api/v1/namespaces/ns/configmaps/").size();
     }
 
     private List<String> reasons() {
