@@ -11,7 +11,9 @@ import java.util.Optional;
  * The API server refused a request because of the request itself, so that retrying it unchanged
  * cannot help: 400 Bad Request, 403 Forbidden, 422 Invalid (a name that is not a DNS label, a label
  * value over 63 characters, a field the schema rejects). Found anywhere in an exception's cause
- * chain; carries the API server's explanation, field by field.
+ * chain; carries the API server's explanation, field by field. Also 409 for a
+ * {@link ForeignObjectException}: {@code apply} refused, before sending anything, to take over an
+ * object this controller does not control.
  *
  * <p>The runtime reports such a failure once per object and generation (a log line naming the
  * object and the field, a Warning event) and keeps retrying with backoff without a stack trace per
@@ -27,8 +29,9 @@ import java.util.Optional;
  * }
  * }</pre>
  *
- * @param code the HTTP status: 400, 403 or 422
- * @param reason the API server's reason ({@code Invalid}, {@code BadRequest}, {@code Forbidden}); may be null
+ * @param code the HTTP status: 400, 403, 422, or 409 for a foreign object
+ * @param reason the API server's reason ({@code Invalid}, {@code BadRequest}, {@code Forbidden},
+ *     {@code AlreadyExists} for a foreign object); may be null
  * @param message the API server's message
  * @param causes the fields at fault, with their messages (may be empty)
  */
@@ -56,11 +59,15 @@ public record ApiRefusal(int code, String reason, String message, List<Cause> ca
         causes = List.copyOf(causes);
     }
 
-    /** The first refusal (400, 403 or 422) in {@code error}'s cause chain, if there is one. */
+    /**
+     * The first refusal (400, 403, 422, or a {@link ForeignObjectException}) in {@code error}'s cause
+     * chain, if there is one. Another 409 (a conflict on a resourceVersion) is not one: the runtime
+     * retries it quietly, and the retry reads the newer object.
+     */
     public static Optional<ApiRefusal> of(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof KubernetesClientException e && (e.getCode() == 400 || e.getCode() == 403
-                    || e.getCode() == 422)) {
+                    || e.getCode() == 422 || e instanceof ForeignObjectException)) {
                 Status status = e.getStatus();
                 String message = status != null && status.getMessage() != null ? status.getMessage()
                         : String.valueOf(e.getMessage());
@@ -77,9 +84,21 @@ public record ApiRefusal(int code, String reason, String message, List<Cause> ca
         return Optional.empty();
     }
 
-    /** Whether the object itself was refused (400, 422), rather than the permission to write it (403). */
+    /**
+     * Whether the object itself was refused (400, 422, or a foreign object: 409), rather than the
+     * permission to write it (403).
+     */
     public boolean invalid() {
         return code != 403;
+    }
+
+    /**
+     * Whether {@code apply} refused to take over an object that another owner controls or that this
+     * controller never applied ({@link ForeignObjectException}); {@link #describe()} names it and its
+     * controller.
+     */
+    public boolean foreign() {
+        return code == 409;
     }
 
     /**

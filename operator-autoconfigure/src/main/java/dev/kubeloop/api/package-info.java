@@ -2,7 +2,8 @@
  * What operator authors touch: {@link dev.kubeloop.api.Reconciler @Reconciler},
  * {@link dev.kubeloop.api.ResourceReconciler}, {@link dev.kubeloop.api.Cleaner},
  * {@link dev.kubeloop.api.Result}, {@link dev.kubeloop.api.ReconcileContext},
- * {@link dev.kubeloop.api.TerminalException}, {@link dev.kubeloop.api.EventRecorder},
+ * {@link dev.kubeloop.api.TerminalException}, {@link dev.kubeloop.api.ForeignObjectException} (apply
+ * refused to take over an object of others), {@link dev.kubeloop.api.EventRecorder},
  * {@link dev.kubeloop.api.ObjectKey}, {@link dev.kubeloop.api.CacheReader} (read the caches and
  * indexes) and {@link dev.kubeloop.api.ReconcileTriggers} (queue reconciles from outside
  * Kubernetes); watches of related resources are in {@code dev.kubeloop.api.watch}, event filters in

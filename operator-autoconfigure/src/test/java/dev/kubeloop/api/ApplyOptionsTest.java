@@ -3,13 +3,13 @@ package dev.kubeloop.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
- * A field manager built from an object's name (one per primary, for a shared object) must be
- * accepted by the API server whatever the name: at most 128 bytes, printable. Pinned at the
- * limits: a 253-character name (the longest a ConfigMap or a custom resource may have).
+ * Field managers built from names are bounded to what the API server accepts; adopting is asked per
+ * call, never by default, and only of what the primary is to own.
  */
 class ApplyOptionsTest {
 
@@ -60,5 +60,36 @@ class ApplyOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("printable");
         assertThatThrownBy(() -> ApplyOptions.defaults().fieldManager("index/\u00A0name"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("printable");
+    }
+
+    @Test
+    void theDefaultsDoNotAdopt() {
+        assertThat(ApplyOptions.defaults().adopts()).isFalse();
+        assertThat(new ApplyOptions("m", true).adopts()).isFalse();
+        assertThat(ApplyOptions.defaults().fieldManager("m").adopt()).isEqualTo(new ApplyOptions("m", true, true));
+    }
+
+    @Test
+    void adoptingWhatIsNotOwnedIsAClearError() {
+        assertThatThrownBy(() -> ApplyOptions.defaults().adopt().notOwned())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contradict");
+        assertThatThrownBy(() -> ApplyOptions.defaults().notOwned().adopt())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contradict");
+    }
+
+    @Test
+    void aForeignObjectIsARefusalToSayInAConditionButNotAConflict() {
+        KubernetesClientException e = new ForeignObjectException("Service", ObjectKey.of("ns", "payments"),
+                "Service payments exists and is controlled by Database payments-db");
+
+        assertThat(ApiRefusal.of(new RuntimeException(e))).hasValueSatisfying(refusal -> {
+            assertThat(refusal.foreign()).isTrue();
+            assertThat(refusal.invalid()).isTrue();
+            assertThat(refusal.code()).isEqualTo(409);
+            assertThat(refusal.reason()).isEqualTo("AlreadyExists");
+            assertThat(refusal.describe()).isEqualTo("Service payments exists and is controlled by Database payments-db");
+        });
+        assertThat(ApiRefusal.of(new KubernetesClientException("Operation cannot be fulfilled", 409, null)))
+                .as("a conflict on a resourceVersion").isEmpty();
     }
 }

@@ -149,6 +149,12 @@ public final class MockCluster implements AutoCloseable {
         return requests().stream().filter(filter).toList();
     }
 
+    /** Server-side apply requests (PATCH, {@code application/apply-patch+yaml}) whose path starts with {@code pathPrefix}. */
+    public List<RecordedRequest> applies(String pathPrefix) {
+        return requests(request -> "PATCH".equals(request.getMethod()) && request.getPath().startsWith(pathPrefix)
+                && String.valueOf(request.getHeader("Content-Type")).startsWith("application/apply-patch"));
+    }
+
     /** Watch requests whose path contains {@code pathPart}. */
     public List<RecordedRequest> watches(String pathPart) {
         return requests(r -> r.getPath().contains(pathPart) && r.getPath().contains("watch=true"));

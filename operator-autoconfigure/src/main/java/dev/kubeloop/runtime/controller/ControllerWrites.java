@@ -33,6 +33,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The writes one controller makes through its reconcile contexts: server-side apply of objects and
@@ -56,12 +58,16 @@ import java.util.function.Supplier;
  * the primary and the label {@value #APPLIED_BY}; pruning deletes the owned objects that carry the
  * label but that a reconcile did not apply. A sharded replica also labels them with their owner's
  * slot ({@link ShardLayout#labelsFollowing}), so that they are cached by the replica that holds
- * their owner.
+ * their owner. Before an owned apply writes into an existing object, {@link Adoption} checks that
+ * it is the primary's or this controller's, and refuses it otherwise, with nothing sent.
  *
  * <p>Thread-safety and state ownership: the fingerprints are a concurrent map written by the
  * workers after each apply; a {@link Scope} belongs to one reconcile (one worker thread).
  */
 final class ControllerWrites {
+
+    // the controller's logger, like every other line about a reconcile
+    private static final Logger log = LoggerFactory.getLogger(Controller.class);
 
     /** The label on every owned object this controller applied; its value is the controller's name. */
     static final String APPLIED_BY = "kubeloop.dev/applied-by";
@@ -78,6 +84,7 @@ final class ControllerWrites {
     private final ControllerListener listener;
     /** The slot label owned objects carry; null when this replica is not sharded. */
     private final ShardLayout shards;
+    private final Adoption adoption;
     private final ConcurrentHashMap<Applied, Fingerprint> fingerprints = new ConcurrentHashMap<>();
 
     /** One object as one field manager applies it. */
@@ -102,6 +109,7 @@ final class ControllerWrites {
         this.stats = stats;
         this.listener = listener;
         this.shards = shards;
+        this.adoption = new Adoption(controller, fieldManager, client);
     }
 
     /**
@@ -157,12 +165,19 @@ final class ControllerWrites {
             skipped(WriteOperation.APPLY);
             return ResourceCopies.deepCopy(serialization, current);
         }
+        String adopted = null;
+        if (owned) {
+            // never take over an object this controller does not control: refused before anything is sent
+            Adoption.Claim<R> claim = adoption.claim(scope.primary, body, current, manager, options.adopts());
+            current = claim.existing();
+            adopted = claim.adopted();
+        }
         R stored = send(body, () -> ServerSideApply.apply(client, body, json, manager)).stored();
         sent(WriteOperation.APPLY);
         fingerprints.put(applied, new Fingerprint(hash, stored.getMetadata().getResourceVersion(),
                 contentHash(stored)));
         if (owned) {
-            report(scope.primary, current, stored, last != null && last.hash().equals(hash));
+            report(scope.primary, current, stored, last != null && last.hash().equals(hash), adopted);
         }
         return stored;
     }
@@ -209,10 +224,15 @@ final class ControllerWrites {
         body.getMetadata().setLabels(labels);
     }
 
-    /** Says on the primary what an apply did: created, updated for a new desired state, or repaired. */
-    private void report(HasMetadata primary, HasMetadata before, HasMetadata stored, boolean sameAsLastApply) {
+    /** Says on the primary what an apply did: created, adopted, updated for a new desired state, or repaired. */
+    private void report(HasMetadata primary, HasMetadata before, HasMetadata stored, boolean sameAsLastApply,
+            String adopted) {
         String what = stored.getKind() + " " + stored.getMetadata().getName();
-        if (before == null) {
+        if (adopted != null) {
+            events.normal(primary, "Adopted", adopted);
+            log.info("Apply adopted an existing object: controller={} key={}: {}", controller, ObjectKey.of(primary),
+                    adopted);
+        } else if (before == null) {
             events.normal(primary, "Created", "Created " + what);
         } else if (!Objects.equals(before.getMetadata().getResourceVersion(), stored.getMetadata().getResourceVersion())) {
             if (sameAsLastApply) {

@@ -1,5 +1,7 @@
 package dev.kubeloop.runtime.controller;
 
+import dev.kubeloop.api.ApiRefusal;
+import dev.kubeloop.api.ForeignObjectException;
 import dev.kubeloop.api.Result;
 import dev.kubeloop.api.TerminalException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -127,11 +129,16 @@ public enum ReconcileOutcome {
     /**
      * The outcome of a reconcile that threw {@code error}: a {@link TerminalException} is terminal;
      * an HTTP 409 Conflict anywhere in the cause chain means the cached object was stale when the
-     * reconcile wrote, and the informer is about to deliver the newer one; anything else is an error.
+     * reconcile wrote, and the informer is about to deliver the newer one; anything else is an error,
+     * {@link ForeignObjectException} too (a 409 that no newer cache fixes: retried with the key's
+     * backoff while the other owner may go away).
      */
     static ReconcileOutcome of(Throwable error) {
         if (error instanceof TerminalException) {
             return TERMINAL_ERROR;
+        }
+        if (ApiRefusal.of(error).filter(ApiRefusal::foreign).isPresent()) {
+            return ERROR;
         }
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof KubernetesClientException e && e.getCode() == HttpURLConnection.HTTP_CONFLICT) {

@@ -2,6 +2,7 @@ package dev.kubeloop.runtime.controller;
 
 import dev.kubeloop.api.ApiRefusal;
 import dev.kubeloop.api.EventRecorder;
+import dev.kubeloop.api.ForeignObjectException;
 import dev.kubeloop.api.ObjectKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Optional;
@@ -26,6 +27,10 @@ import org.slf4j.event.Level;
  *       one WARN line per key and no Event (the namespace would refuse it too);
  *   <li>400/422: one ERROR line and one Warning event {@value #INVALID_REASON} per key and
  *       generation, naming the object and the API server's field message;
+ *   <li>an object {@code apply} would not take over ({@link ForeignObjectException}, refused
+ *       before sending): one WARN line and one Warning event
+ *       {@value ForeignObjectException#EVENT_REASON} per key and generation, naming the object and
+ *       whoever controls it;
  *   <li>the recovery once, at INFO; the stack trace only at DEBUG.
  * </ul>
  *
@@ -83,11 +88,14 @@ final class Refusals {
         long generation = object == null || object.getMetadata().getGeneration() == null ? 0
                 : object.getMetadata().getGeneration();
         String described = refusal.get().describe();
+        boolean foreign = refusal.get().foreign();
         // once per generation: a new spec may well be refused for the same reason, and deserves a word
-        if (report(key, generation + "\u0000" + described, Level.ERROR, "Reconcile refused as invalid by the API server, "
-                + "retrying with backoff (logged once per object and generation): controller={} key={} retry={}: {}",
-                retries) && object != null) {
-            events.warning(object, INVALID_REASON, described);
+        if (report(key, generation + "\u0000" + described, foreign ? Level.WARN : Level.ERROR, foreign
+                ? "Reconcile refused: apply will not take over an object this controller does not control, retrying "
+                        + "with backoff (logged once per object and generation): controller={} key={} retry={}: {}"
+                : "Reconcile refused as invalid by the API server, retrying with backoff (logged once per object and "
+                        + "generation): controller={} key={} retry={}: {}", retries) && object != null) {
+            events.warning(object, foreign ? ForeignObjectException.EVENT_REASON : INVALID_REASON, described);
         }
         log.debug("Stack trace: controller={} key={}", controller, key, error);
         return true;

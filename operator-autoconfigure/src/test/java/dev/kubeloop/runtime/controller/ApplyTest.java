@@ -318,9 +318,7 @@ class ApplyTest extends MockClusterTestSupport {
     }
 
     private long applyRequests() {
-        return cluster.requests(request -> "PATCH".equals(request.getMethod())
-                && request.getPath().startsWith("/api/v1/namespaces/ns/configmaps/")
-                && String.valueOf(request.getHeader("Content-Type")).startsWith("application/apply-patch")).size();
+        return cluster.applies("/api/v1/namespaces/ns/configmaps/").size();
     }
 
     private List<String> reasons() {

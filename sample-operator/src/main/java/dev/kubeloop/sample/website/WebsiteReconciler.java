@@ -42,8 +42,10 @@ import java.util.Optional;
  * <p>A spec the CRD schema cannot reject (an image reference that does not parse, a name that
  * cannot name a Service) gets {@code Ready=False, reason=InvalidSpec} and one Warning event, and is
  * not retried: the next reconcile comes with the next spec change. An object the API server
- * refuses anyway gets {@code reason=ObjectRejected} (Kubeloop logs the refusal and records a
- * Warning event once per generation, and retries with backoff). Cleanup (behind Kubeloop's
+ * refuses anyway gets {@code reason=ObjectRejected}; an object that exists under the name and is
+ * not this Website's (a user's Service {@code payments} when the Website is named so) gets
+ * {@code reason=ForeignObject}, naming it, and is left alone (Kubeloop logs either once per
+ * generation, records a Warning event, and retries with backoff). Cleanup (behind Kubeloop's
  * finalizer) removes the site from the namespace's {@code website-index} ConfigMap.
  */
 @Reconciler(name = "website", workers = 2, owns = {ConfigMap.class, Deployment.class, Service.class})
@@ -54,6 +56,7 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
     static final String DEGRADED = "Degraded";
     static final String INVALID_SPEC = "InvalidSpec";
     static final String OBJECT_REJECTED = "ObjectRejected";
+    static final String FOREIGN_OBJECT = "ForeignObject";
     static final String TLS_SECRET_NOT_FOUND = "TLSSecretNotFound";
     /** Websites by the name of the TLS Secret they refer to. */
     static final String TLS_SECRET_INDEX = "spec.tls.secretName";
@@ -98,7 +101,9 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
         } catch (KubernetesClientException e) {
             Optional<ApiRefusal> refusal = ApiRefusal.of(e).filter(ApiRefusal::invalid);
             if (refusal.isPresent()) {
-                setNotServable(site, OBJECT_REJECTED, refusal.get().describe());
+                // a foreign object: a Service or ConfigMap of someone else's by the name this Website needs
+                setNotServable(site, refusal.get().foreign() ? FOREIGN_OBJECT : OBJECT_REJECTED,
+                        refusal.get().describe());
                 context.applyStatus(site);
             }
             throw e; // Kubeloop reports the refusal once per generation and retries with backoff

@@ -13,10 +13,12 @@ import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -193,6 +195,55 @@ class WebsiteReconcilerTest {
         }
         kit.awaitIdle();
         assertThat(kit.metrics("website").outcomes().get(ReconcileOutcome.ERROR)).as("failed reconciles").isZero();
+    }
+
+    /**
+     * Issue 26: a Website named like a user's Service and ConfigMap took both over (the Service's
+     * selector changed, its database lost its endpoints; both got an owner reference, so the garbage
+     * collector would have deleted them with the Website). Now the Website says which object blocks
+     * it, and the user's objects stay as they were, until they are out of the way.
+     */
+    @Test
+    void aWebsiteNamedLikeAUsersServiceAndConfigMapLeavesThemAloneAndSaysWhichBlocksIt() {
+        Service database = client.resource(new ServiceBuilder().withNewMetadata().withName("payments")
+                .withNamespace(kit.namespace()).endMetadata().withNewSpec().addToSelector("app", "payments-db")
+                .addNewPort().withPort(5432).withProtocol("TCP").endPort().endSpec().build()).create();
+        ConfigMap settings = client.resource(new ConfigMapBuilder().withNewMetadata().withName("payments-content")
+                .withNamespace(kit.namespace()).endMetadata().addToData("settings", "theirs").build()).create();
+
+        Website site = client.resource(website("payments", "<h1>pay</h1>")).create();
+
+        kit.await("the Website names the ConfigMap in its way", () -> blockedBy(site, "ConfigMap payments-content"));
+        assertThat(condition(client.resource(site).get(), "Ready").getMessage())
+                .contains("exists and was not applied by controller website", "ApplyOptions.adopt()");
+        assertThat(kit.awaitEvent(site, WebsiteReconciler.FOREIGN_OBJECT).getType()).isEqualTo("Warning");
+        assertThat(client.resource(settings).get().getData()).containsExactly(Map.entry("settings", "theirs"));
+        assertThat(client.resource(settings).get().getMetadata().getOwnerReferences()).isEmpty();
+        assertThat(client.apps().deployments().withName("payments").get()).isNull();
+
+        client.resource(settings).delete();
+        kit.reconcile(site); // the retry's backoff, sooner
+
+        kit.await("the Website names the Service in its way", () -> blockedBy(site, "Service payments"));
+        Service untouched = client.resource(database).get();
+        assertThat(untouched.getSpec().getSelector()).containsExactly(Map.entry("app", "payments-db"));
+        assertThat(untouched.getMetadata().getOwnerReferences()).isEmpty();
+        assertThat(untouched.getMetadata().getLabels()).doesNotContainKey("kubeloop.dev/applied-by");
+
+        client.resource(database).delete();
+        kit.reconcile(site);
+
+        Website served = kit.awaitReconciled(site);
+        assertThat(condition(served, "Ready").getReason()).isNotEqualTo(WebsiteReconciler.FOREIGN_OBJECT);
+        assertThat(single(kit.owned(served, Service.class)).getSpec().getSelector())
+                .containsEntry("app.kubernetes.io/instance", "payments");
+    }
+
+    private boolean blockedBy(Website site, String object) {
+        Website latest = client.resource(site).get();
+        return latest.getStatus() != null && latest.getStatus().condition("Ready")
+                .filter(c -> WebsiteReconciler.FOREIGN_OBJECT.equals(c.getReason()))
+                .filter(c -> c.getMessage().startsWith(object + " exists")).isPresent();
     }
 
     @Test
