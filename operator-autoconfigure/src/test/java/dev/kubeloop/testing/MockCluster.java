@@ -3,6 +3,7 @@ package dev.kubeloop.testing;
 import dev.kubeloop.mock.ServerSideApplyDispatcher;
 import dev.kubeloop.mock.SetBasedSelectors;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -153,6 +154,17 @@ public final class MockCluster implements AutoCloseable {
     public List<RecordedRequest> applies(String pathPrefix) {
         return requests(request -> "PATCH".equals(request.getMethod()) && request.getPath().startsWith(pathPrefix)
                 && String.valueOf(request.getHeader("Content-Type")).startsWith("application/apply-patch"));
+    }
+
+    /** The Events of {@code namespace} with {@code reason}, as stored. */
+    public List<Event> events(String namespace, String reason) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(event -> reason.equals(event.getReason())).toList();
+    }
+
+    /** The reasons of the Events of {@code namespace}, as stored. */
+    public List<String> eventReasons(String namespace) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream().map(Event::getReason).toList();
     }
 
     /** Watch requests whose path contains {@code pathPart}. */

@@ -275,12 +275,11 @@ class AdoptionTest extends MockClusterTestSupport {
     }
 
     private List<String> reasons() {
-        return client.v1().events().inNamespace("ns").list().getItems().stream().map(Event::getReason).toList();
+        return cluster.eventReasons("ns");
     }
 
     private List<Event> events(String reason) {
-        return client.v1().events().inNamespace("ns").list().getItems().stream()
-                .filter(event -> reason.equals(event.getReason())).toList();
+        return cluster.events("ns", reason);
     }
 
     private List<Event> warnings() {

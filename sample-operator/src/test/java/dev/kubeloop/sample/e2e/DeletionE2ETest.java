@@ -65,12 +65,7 @@ class DeletionE2ETest {
 
     @Test
     void anAdminRemovesAFinalizerOfAnInvalidWebsiteByHand() {
-        webhooks(false);
-        Website held = withoutSecretName("held");
-        held.getMetadata().setFinalizers(List.of("example.com/hold"));
-        Website site = kit.awaitReconciled(client.resource(held).create());
-        webhooks(true);
-        client.resource(site).delete();
+        Website site = heldInvalidBeingDeleted("held");
         kit.await("the operator's cleanup is done", DEADLINE, () -> List.of("example.com/hold")
                 .equals(client.resource(site).get().getMetadata().getFinalizers()));
 
@@ -83,12 +78,7 @@ class DeletionE2ETest {
 
     @Test
     void anEditOfTheSpecOfAWebsiteBeingDeletedIsStillValidated() {
-        webhooks(false);
-        Website held = withoutSecretName("edited");
-        held.getMetadata().setFinalizers(List.of("example.com/hold"));
-        Website site = kit.awaitReconciled(client.resource(held).create());
-        webhooks(true);
-        client.resource(site).delete();
+        Website site = heldInvalidBeingDeleted("edited");
 
         KubernetesClientException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
                 KubernetesClientException.class, () -> client.resources(Website.class).inNamespace(kit.namespace())
@@ -127,6 +117,20 @@ class DeletionE2ETest {
         kit.await("both Websites are gone", DEADLINE,
                 () -> client.resource(invalid).get() == null && client.resource(served).get() == null);
         assertThat(Sites.index(client, kit.namespace())).doesNotContainKeys(longest, longestServed);
+    }
+
+    /**
+     * A Website stored while the webhooks were off, invalid today, with a finalizer of someone
+     * else's ({@code example.com/hold}) besides the operator's, then deleted with the webhooks on.
+     */
+    private Website heldInvalidBeingDeleted(String name) {
+        webhooks(false);
+        Website held = withoutSecretName(name);
+        held.getMetadata().setFinalizers(List.of("example.com/hold"));
+        Website site = kit.awaitReconciled(client.resource(held).create());
+        webhooks(true);
+        client.resource(site).delete();
+        return site;
     }
 
     private Website withoutSecretName(String name) {
