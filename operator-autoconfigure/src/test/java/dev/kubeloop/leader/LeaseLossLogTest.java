@@ -59,10 +59,7 @@ class LeaseLossLogTest {
         try (CapturedLogs logs = capture(); CapturedLogs fabric8 = captureFabric8()) {
             partition.cut();
 
-            eventually().until(() -> !lost.isEmpty());
-            eventually().until(() -> !logs.events(Level.ERROR, "Lost leadership").isEmpty());
-            manager.stop(); // what the exit does next: the retired term is cancelled again, and must not release
-            assertOneLineNoTrace(logs, fabric8);
+            assertLossLoggedOnceWithoutTrace(logs, fabric8);
         }
     }
 
@@ -73,10 +70,7 @@ class LeaseLossLogTest {
             cluster.faults().on("PATCH", ".*/leases/" + LEASE).answer(ApiError.internalError());
             cluster.faults().on("PUT", ".*/leases/" + LEASE).answer(ApiError.internalError());
 
-            eventually().until(() -> !lost.isEmpty());
-            eventually().until(() -> !logs.events(Level.ERROR, "Lost leadership").isEmpty());
-            manager.stop(); // what the exit does next: the retired term is cancelled again, and must not release
-            assertOneLineNoTrace(logs, fabric8);
+            assertLossLoggedOnceWithoutTrace(logs, fabric8);
         }
     }
 
@@ -92,14 +86,14 @@ class LeaseLossLogTest {
                         return lease;
                     }) != null);
 
-            eventually().until(() -> !lost.isEmpty());
-            eventually().until(() -> !logs.events(Level.ERROR, "Lost leadership").isEmpty());
-            manager.stop(); // what the exit does next: the retired term is cancelled again, and must not release
-            assertOneLineNoTrace(logs, fabric8);
+            assertLossLoggedOnceWithoutTrace(logs, fabric8);
         }
     }
 
-    private void assertOneLineNoTrace(CapturedLogs logs, CapturedLogs fabric8) {
+    private void assertLossLoggedOnceWithoutTrace(CapturedLogs logs, CapturedLogs fabric8) {
+        eventually().until(() -> !lost.isEmpty());
+        eventually().until(() -> !logs.events(Level.ERROR, "Lost leadership").isEmpty());
+        manager.stop(); // what the exit does next: the retired term is cancelled again, and must not release
         assertThat(logs.events(Level.ERROR, "Lost leadership")).hasSize(1);
         assertThat(logs.events(Level.WARN, "Lease requests are failing")).hasSizeLessThanOrEqualTo(1);
         assertThat(withStackTraces(logs)).as("kubeloop's lines").isEmpty();
