@@ -16,12 +16,14 @@ import org.springframework.core.env.StandardEnvironment;
 class KubeloopLoggingDefaultsTest {
 
     @Test
-    void fabric8sLeaderElectorLogsOnlyErrorsByDefault() {
+    void fabric8sLoggersThatLogEveryRetryWithItsTraceAreTurnedDownByDefault() {
         StandardEnvironment environment = new StandardEnvironment();
 
         new KubeloopLoggingDefaults().postProcessEnvironment(environment, new SpringApplication());
 
         assertThat(environment.getProperty(KubeloopLoggingDefaults.LEADER_ELECTOR_LEVEL)).isEqualTo("ERROR");
+        assertThat(environment.getProperty(KubeloopLoggingDefaults.REFLECTOR_LEVEL)).isEqualTo("ERROR");
+        assertThat(environment.getProperty(KubeloopLoggingDefaults.WATCH_MANAGER_LEVEL)).isEqualTo("WARN");
     }
 
     @Test
