@@ -27,7 +27,11 @@ import org.springframework.boot.health.contributor.Status;
  *   <li><b>UP</b>: running, every cache synced, every worker alive.
  * </ul>
  * A slow or failing reconcile never makes it DOWN: that is what metrics and the introspection
- * endpoint are for, and a probe that failed on it would get the pod restarted in a loop. The
+ * endpoint are for, and a probe that failed on it would get the pod restarted in a loop. Nor does
+ * an informer whose list/watch fails while fabric8 retries (an API server outage, a deleted CRD):
+ * every replica shares the API server, so all would turn unready at once, emptying the webhook
+ * Service when it is needed, and readiness restarts nothing; the informer's details say since when
+ * and why, and the metrics count it (controller-runtime's readiness, too, follows the cache sync only). The
  * liveness probe does not include this contributor; the runtime marks liveness broken itself when
  * it breaks (see {@code KubeloopAvailability} in the auto-configuration).
  *
@@ -119,6 +123,11 @@ public final class KubeloopHealthIndicator implements HealthIndicator {
                 entry.put("waiting", "for " + informer.resource() + " to be served (optional)");
             }
             entry.put("watching", informer.watching());
+            if (informer.listWatchFailing()) {
+                // fabric8 retries; readiness stays as it is (docs/operations.md says why), the details say it
+                entry.put("listWatchFailingSince", informer.listWatchFailingSince().toString());
+                entry.put("listWatchFailure", informer.listWatchFailure());
+            }
             entry.put("cachedObjects", informer.cachedObjects());
             if (informer.failed()) {
                 entry.put("failure", informer.failure());

@@ -228,6 +228,10 @@ public final class Introspection {
             entry.put("cachedObjects", informer.cachedObjects());
             entry.put("watchRestarts", informer.watchRestarts());
             entry.put("failure", informer.failure());
+            entry.put("listWatchFailingSince",
+                    informer.listWatchFailing() ? informer.listWatchFailingSince().toString() : null);
+            entry.put("listWatchFailure", informer.listWatchFailure());
+            entry.put("listWatchFailures", informer.listWatchFailures());
             informers.add(entry);
         }
         body.put("informers", informers);

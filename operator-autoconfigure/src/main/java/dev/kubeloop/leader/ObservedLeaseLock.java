@@ -1,5 +1,6 @@
 package dev.kubeloop.leader;
 
+import dev.kubeloop.runtime.FailureReason;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
@@ -8,6 +9,8 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import java.net.HttpURLConnection;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * fabric8's {@link LeaseLock}, unchanged in what it writes and how it locks (a JSON merge patch
@@ -29,14 +32,24 @@ import java.util.function.Supplier;
  * </ul>
  *
  * <p>Any other runtime exception from the client is rethrown as a
- * {@link KubernetesClientException}, which fabric8's loops log and retry; anything else would end
- * them silently. Thread-safe: the delegate is synchronized, {@code fenced} is volatile.
+ * {@link KubernetesClientException}, which fabric8's loops retry; anything else would end them
+ * silently. fabric8 logs every failed attempt with its whole stack trace (the auto-configuration
+ * turns that logger down to ERROR, see {@code KubeloopLoggingDefaults}); this lock logs one line
+ * when its Lease requests start failing, with the reason, and one when they succeed again (the
+ * trace at DEBUG). A fenced term's refusals are not failures and are not logged.
+ *
+ * <p>Thread-safety: the delegate is synchronized, {@code fenced} and {@code failing} are
+ * volatile; fabric8 calls one term's lock from one loop at a time.
  */
 final class ObservedLeaseLock implements Lock {
+
+    private static final Logger log = LoggerFactory.getLogger(ObservedLeaseLock.class);
 
     private final LeaseLock delegate;
     private final Consumer<LeaderElectionRecord> written;
     private volatile boolean fenced;
+    /** Whether the last Lease request failed: only the first of a streak and the recovery are logged. */
+    private volatile boolean failing;
 
     ObservedLeaseLock(LeaseLock delegate, Consumer<LeaderElectionRecord> written) {
         this.delegate = delegate;
@@ -54,6 +67,8 @@ final class ObservedLeaseLock implements Lock {
 
     @Override
     public LeaderElectionRecord get(KubernetesClient client) {
+        // a fenced term does not even read: fabric8's release on cancel would log a failed read at ERROR
+        checkNotFenced();
         return call(() -> delegate.get(client));
     }
 
@@ -104,13 +119,30 @@ final class ObservedLeaseLock implements Lock {
                 record.getLeaderTransitions());
     }
 
-    private static <R> R call(Supplier<R> request) {
+    private <R> R call(Supplier<R> request) {
+        R result;
         try {
-            return request.get();
-        } catch (KubernetesClientException e) {
-            throw e;
+            result = request.get();
         } catch (RuntimeException e) {
-            throw new KubernetesClientException("Lease request failed: " + e, e);
+            if (!fenced) {
+                failed(e);
+            }
+            throw e instanceof KubernetesClientException known ? known
+                    : new KubernetesClientException("Lease request failed: " + e, e);
         }
+        if (failing) {
+            failing = false;
+            log.info("Lease requests succeed again: lease={} identity={}", delegate.describe(), identity());
+        }
+        return result;
+    }
+
+    private void failed(RuntimeException e) {
+        if (!failing) {
+            failing = true;
+            log.warn("Lease requests are failing, retrying until the renew deadline (if leading) or the next "
+                    + "attempt: lease={} identity={}: {}", delegate.describe(), identity(), FailureReason.of(e));
+        }
+        log.debug("Lease request failed: lease={} identity={}", delegate.describe(), identity(), e);
     }
 }

@@ -36,8 +36,8 @@ import java.util.function.ToDoubleFunction;
  *       stale reads read-your-writes avoided, and how long the cache lagged behind its writes;
  *   <li>per shared informer (tags {@code group}, {@code version}, {@code kind},
  *       {@code watch_namespace}, {@code label_selector}, {@code field_selector}, {@code metadata_only}):
- *       the number of cached objects and the
- *       number of watch restarts (re-lists).
+ *       the number of cached objects, the number of watch restarts (re-lists), and whether and how
+ *       often its list/watch failed.
  * </ul>
  * No tag ever holds an object's name, namespace or key: series are bounded by the number of
  * controllers and informers, never by the number of objects. {@code docs/metrics.md} lists every
@@ -98,6 +98,11 @@ public final class KubeloopMetrics implements ControllerObserver {
     public static final String INFORMER_CACHED_OBJECTS = "kubeloop_informer_cached_objects";
     /** {@code kubeloop_informer_watch_restarts_total{group,version,kind,watch_namespace,label_selector,field_selector,metadata_only}}. */
     public static final String INFORMER_WATCH_RESTARTS = "kubeloop_informer_watch_restarts_total";
+
+    /** {@code kubeloop_informer_list_watch_failures_total{...informer tags}}: how often its list/watch started failing. */
+    public static final String INFORMER_LIST_WATCH_FAILURES = "kubeloop_informer_list_watch_failures_total";
+    /** {@code kubeloop_informer_list_watch_failing{...informer tags}}: 1 while its list/watch fails, else 0. */
+    public static final String INFORMER_LIST_WATCH_FAILING = "kubeloop_informer_list_watch_failing";
 
     /** {@code kubeloop_writes_total{controller,operation}}: requests a controller's writes sent. */
     public static final String WRITES = "kubeloop_writes_total";
@@ -236,6 +241,13 @@ public final class KubeloopMetrics implements ControllerObserver {
         FunctionCounter.builder(INFORMER_WATCH_RESTARTS, manager, restarts)
                 .description("Number of times the informer listed and watched again after its first list, because "
                         + "its watch expired (410 Gone) or failed")
+                .tags(tags).register(registry);
+        FunctionCounter.builder(INFORMER_LIST_WATCH_FAILURES, manager, m -> m.informers().get(index).listWatchFailures())
+                .description("Number of times the informer's list/watch started failing: it had not been watching for "
+                        + "5 s (API server unreachable, resource no longer served, access revoked)")
+                .tags(tags).register(registry);
+        Gauge.builder(INFORMER_LIST_WATCH_FAILING, manager, m -> m.informers().get(index).listWatchFailing() ? 1 : 0)
+                .description("1 while the informer's list/watch fails and its cache does not follow the API server")
                 .tags(tags).register(registry);
     }
 }

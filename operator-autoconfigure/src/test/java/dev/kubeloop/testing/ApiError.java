@@ -60,6 +60,12 @@ public final class ApiError {
         return new ApiError(500, "InternalError", request -> "Internal error occurred: " + cause, null, cause);
     }
 
+    /** 404, as the API server answers for a resource it does not serve (its CRD was deleted). */
+    public static ApiError notFound() {
+        return new ApiError(404, "NotFound", request -> "the server could not find the requested resource", null,
+                null);
+    }
+
     /** 409, as an update or patch locked on a resourceVersion that is no longer current gets it. */
     public static ApiError conflict() {
         return new ApiError(409, "Conflict", request -> "Operation cannot be fulfilled on "

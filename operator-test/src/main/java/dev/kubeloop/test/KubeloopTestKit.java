@@ -55,6 +55,8 @@ public final class KubeloopTestKit implements ControllerObserver {
     private final RuntimeSignal signal = new RuntimeSignal();
     /** The outcome of each key's last reconcile; written by workers, read by the test thread. */
     private final Map<ControllerKey, ReconcileOutcome> lastOutcomes = new ConcurrentHashMap<>();
+    /** What each controller has taken in; written by informer threads. */
+    private final TakenIn takenIn = new TakenIn();
 
     KubeloopTestKit(TestCluster cluster, ApplicationContext context) {
         this.cluster = cluster;
@@ -101,11 +103,20 @@ public final class KubeloopTestKit implements ControllerObserver {
     }
 
     /**
-     * Waits until {@code object}, as the API server has it now, is reconciled: its
-     * {@code status.observedGeneration} equals its {@code metadata.generation}, its controller has
-     * no work queued or in flight for it, and the last reconcile of it did not fail. A delayed
-     * requeue ({@code requeueAfter}) does not count as work: it runs later by design. For a type
-     * whose status has no {@code observedGeneration}, wait with {@link #await} on what its
+     * Waits until {@code object}, as the API server has it now, is reconciled, and returns once all
+     * of this holds at one moment:
+     * <ul>
+     *   <li>its {@code status.observedGeneration} equals its {@code metadata.generation};
+     *   <li>its controller has taken in every object the API server has in the scopes of the
+     *       controller's informers, at its current version: the reconcile's own writes (through
+     *       the context or the raw client) and the test's have reached it, and queued whatever
+     *       reconcile they ask for;
+     *   <li>the controller has no work queued or in flight for the key, and the key's last
+     *       reconcile did not fail: its outcome is recorded ({@link #metrics} counts it).
+     * </ul>
+     * A delayed requeue ({@code requeueAfter}) does not count as work: it runs later by design. What
+     * happens after it returns is not covered (a change by someone else, a requeue coming due). For
+     * a type whose status has no {@code observedGeneration}, wait with {@link #await} on what its
      * reconciler writes instead.
      *
      * @return the object as the API server has it once reconciled
@@ -118,6 +129,17 @@ public final class KubeloopTestKit implements ControllerObserver {
             if (latest == null) {
                 return Check.notYet("it does not exist (deleted?)");
             }
+            Long generation = latest.getMetadata().getGeneration();
+            Object observed = ObjectFields.observedGeneration(client(), latest);
+            if (!Objects.equals(asLong(observed), generation)) {
+                return Check.notYet("status.observedGeneration is " + observed + ", metadata.generation is "
+                        + generation);
+            }
+            // in this order: what was taken in is queued already, so the queue is looked at after it
+            String lagging = takenIn.lagging(controller, client());
+            if (lagging != null) {
+                return Check.notYet(lagging);
+            }
             ItemState state = controller.state(key);
             if (state.busy()) {
                 return Check.notYet("its key is " + state.name().toLowerCase(Locale.ROOT));
@@ -127,11 +149,7 @@ public final class KubeloopTestKit implements ControllerObserver {
                 return Check.notYet("its last reconcile ended with " + last.name().toLowerCase(Locale.ROOT)
                         + " and a retry is pending");
             }
-            Long generation = latest.getMetadata().getGeneration();
-            Object observed = ObjectFields.observedGeneration(client(), latest);
-            return Objects.equals(asLong(observed), generation) ? Check.done(latest)
-                    : Check.notYet("status.observedGeneration is " + observed + ", metadata.generation is "
-                            + generation);
+            return Check.done(latest);
         }, List.of(key));
     }
 
@@ -141,8 +159,11 @@ public final class KubeloopTestKit implements ControllerObserver {
     }
 
     /**
-     * Waits until every controller's caches have synced and no key is queued or in flight (delayed
-     * requeues and backoff retries may remain: they run later by design).
+     * Waits until, at one moment, every controller's caches have synced, every controller has taken
+     * in every object the API server has in its informers' scopes at its current version (so an
+     * object the test just created, changed or deleted has reached it and queued its reconcile),
+     * and no key is queued or in flight (delayed requeues and backoff retries may remain: they run
+     * later by design).
      */
     public void awaitIdle(Duration timeout) {
         awaitValue("every controller idle", timeout, () -> {
@@ -151,6 +172,15 @@ public final class KubeloopTestKit implements ControllerObserver {
                 if (!status.synced()) {
                     return Check.notYet(controller.name() + "'s caches have not synced");
                 }
+            }
+            for (Controller<?> controller : manager().controllers()) {
+                String lagging = takenIn.lagging(controller, client());
+                if (lagging != null) {
+                    return Check.notYet(lagging);
+                }
+            }
+            for (Controller<?> controller : manager().controllers()) {
+                ControllerStatus status = controller.status();
                 if (status.queue().depth() > 0 || status.queue().processing() > 0) {
                     return Check.notYet(controller.name() + " has " + status.queue().depth() + " queued and "
                             + status.queue().processing() + " in flight");
@@ -263,6 +293,12 @@ public final class KubeloopTestKit implements ControllerObserver {
 
             @Override
             public void reconcileStarted(ObjectKey key) {
+                signal.changed();
+            }
+
+            @Override
+            public void eventTakenIn(HasMetadata object, boolean delete) {
+                takenIn.taken(config.name(), object, delete);
                 signal.changed();
             }
 

@@ -3,6 +3,7 @@ package dev.kubeloop.test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -33,7 +34,32 @@ class KubeloopTestKitTest {
         assertThat(kit.owned(reconciled, ConfigMap.class)).singleElement()
                 .satisfies(configMap -> assertThat(configMap.getData()).containsEntry("size", "0"));
         assertThat(kit.awaitEvent(reconciled, "Created").getMessage()).isEqualTo("Created ConfigMap first");
-        assertThat(kit.controller("gadget").state(dev.kubeloop.api.ObjectKey.of(reconciled)).busy()).isFalse();
+    }
+
+    @Test
+    void awaitReconciledReturnsWithTheKeyIdleOnceTheReconcilesOwnWritesHaveReachedTheController() {
+        // the reconciler creates its ConfigMap through the raw client: its event is no echo, it queues the
+        // Gadget again, and the kit must not return before that event was taken in and its reconcile ran
+        for (int i = 0; i < 20; i++) {
+            Gadget reconciled = kit.awaitReconciled(client.resource(Gadget.named(kit.namespace(), "quiet-" + i))
+                    .create());
+
+            assertThat(kit.controller("gadget").state(ObjectKey.of(reconciled)).busy()).isFalse();
+            assertThat(kit.metrics("gadget").queue().depth()).isZero();
+        }
+    }
+
+    @Test
+    void awaitIdleReturnsOnlyOnceAnObjectJustCreatedHasBeenReconciled() {
+        for (int i = 0; i < 20; i++) {
+            long before = kit.metrics("gadget").outcomes().get(ReconcileOutcome.SUCCESS);
+            Gadget created = client.resource(Gadget.named(kit.namespace(), "fresh-" + i)).create();
+
+            kit.awaitIdle();
+
+            assertThat(kit.metrics("gadget").outcomes().get(ReconcileOutcome.SUCCESS)).isGreaterThan(before);
+            assertThat(client.resource(created).get().getStatus()).isNotNull();
+        }
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +42,7 @@ final class InformerEntry<T extends HasMetadata> {
     private boolean ownerIndex;
     private boolean optional = true;
     private final LongAdder watchRestarts = new LongAdder();
+    private final ListWatchHealth listWatch = new ListWatchHealth();
     private volatile SharedIndexInformer<T> informer;
     private volatile ItemStore<T> store;
     private volatile CompletableFuture<Void> started = new CompletableFuture<>();
@@ -148,6 +151,7 @@ final class InformerEntry<T extends HasMetadata> {
         // max(its own period, that check period): create it with the shortest wanted period.
         long checkPeriod = registrations.stream().mapToLong(Registration::resyncMillis).filter(m -> m > 0).min()
                 .orElse(0);
+        listWatch.reset();
         SharedIndexInformer<T> created = factory.create(key, checkPeriod);
         // fabric8's default store is a BasicItemStore too; owning it gives a size() without copying the cache
         ItemStore<T> createdStore = factory.stripsManagedFields() ? new ManagedFieldsStrippingStore<>()
@@ -207,6 +211,7 @@ final class InformerEntry<T extends HasMetadata> {
         }
         informer = null;
         store = null;
+        listWatch.reset(); // stopped on purpose: whatever failed, it is not failing now
         try {
             current.stop();
         } catch (RuntimeException e) {
@@ -243,6 +248,25 @@ final class InformerEntry<T extends HasMetadata> {
         }
     }
 
+    /**
+     * One sample of whether the running informer lists and watches ({@link ListWatchMonitor}). Not
+     * while it does not run, stopped for good (that is its {@link #failure()}), or has yet to
+     * complete its first list (the start waits for that and reports it).
+     */
+    ListWatchHealth.Transition checkListWatch(long nanos, Duration failingAfter, Supplier<String> reason) {
+        SharedIndexInformer<T> current = informer;
+        CompletableFuture<Void> first = started;
+        if (current == null || failure != null || !first.isDone() || first.isCompletedExceptionally()) {
+            return ListWatchHealth.Transition.NONE;
+        }
+        return listWatch.check(watching(current), nanos, failingAfter, reason);
+    }
+
+    /** How long its last list/watch failure lasted. */
+    Duration listWatchFailedFor() {
+        return listWatch.lastFailedFor();
+    }
+
     /** How many objects the running informer caches, without copying them; 0 while it does not run. */
     int cachedObjects() {
         ItemStore<T> items = store;
@@ -259,7 +283,8 @@ final class InformerEntry<T extends HasMetadata> {
                 HasMetadata.getVersion(type), HasMetadata.getKind(type), key.namespace(), key.labelSelector(),
                 key.fieldSelector(), key.metadataOnly(), optional, waiting, current != null,
                 hasSynced(), watching(current), items == null ? 0 : items.size(),
-                watchRestarts.sum(), error == null ? null : error.toString(), key.bucket());
+                watchRestarts.sum(), error == null ? null : error.toString(), key.bucket(), listWatch.failingSince(),
+                listWatch.reason(), listWatch.failures());
     }
 
     /**

@@ -45,6 +45,12 @@ import org.slf4j.LoggerFactory;
  * the {@link FailureListener}, because its cache no longer follows the API server; an optional
  * informer that stops so is taken to have lost its type and waits for it instead.
  *
+ * <p>Outages: fabric8 retries a failed watch or list by itself, silently; {@link ListWatchMonitor}
+ * logs one line when an informer's list/watch starts failing and one when it recovers, and its
+ * status says since when and why ({@link ListWatchHealth}). A required type whose CRD is deleted
+ * is reported so (HTTP 404) and picked up again by fabric8's retries when the CRD returns; an
+ * optional type's informer stops instead and starts again (see above).
+ *
  * <p>Sharded scopes: with a {@link ShardLayout}, a {@linkplain CacheRequest#sharded(boolean) sharded}
  * request gets one informer per bucket (and namespace), selecting the bucket's slot label. They do
  * not start with the others: {@link #startBucket} starts a bucket's informers when this replica
@@ -60,6 +66,13 @@ import org.slf4j.LoggerFactory;
 public final class InformerRegistry {
 
     private static final Logger log = LoggerFactory.getLogger(InformerRegistry.class);
+    /**
+     * An informer that has not been watching for this long is failing (logged, counted, shown):
+     * five times fabric8's first reconnect delay, so that its routine reconnects never count.
+     */
+    static final Duration LIST_WATCH_FAILING_AFTER = Duration.ofSeconds(5);
+    /** How often {@link ListWatchMonitor} samples the informers. */
+    static final Duration LIST_WATCH_CHECK_INTERVAL = Duration.ofSeconds(1);
 
     private final KubernetesClient client;
     private final InformerFactory factory;
@@ -71,6 +84,7 @@ public final class InformerRegistry {
     private final Map<InformerKey, InformerEntry<?>> entries = new LinkedHashMap<>();
     private boolean started;
     private OptionalTypes optionalTypes;
+    private ListWatchMonitor listWatchMonitor;
     /** Set when stop begins, so that informers ending on request are not reported as failed. */
     private volatile boolean stopping;
 
@@ -203,6 +217,12 @@ public final class InformerRegistry {
             optionalTypes = new OptionalTypes(optional, served::isServed, this::startEntry);
             optionalTypes.start(optionalTypesPollInterval);
         }
+        listWatchMonitor = new ListWatchMonitor(this::entries, LIST_WATCH_FAILING_AFTER, new ListWatchProbe(client));
+        listWatchMonitor.start(LIST_WATCH_CHECK_INTERVAL);
+    }
+
+    private synchronized List<InformerEntry<?>> entries() {
+        return List.copyOf(entries.values());
     }
 
     private <T extends HasMetadata> void startEntry(InformerEntry<T> entry) {
@@ -286,6 +306,9 @@ public final class InformerRegistry {
         stopping = true;
         if (optionalTypes != null) {
             optionalTypes.close();
+        }
+        if (listWatchMonitor != null) {
+            listWatchMonitor.close();
         }
         for (InformerEntry<?> entry : entries.values()) {
             entry.stop(false);

@@ -1,5 +1,7 @@
 package dev.kubeloop.runtime.cache;
 
+import java.time.Instant;
+
 /**
  * A snapshot of one shared informer: what it lists and watches, and how its cache is doing.
  * Immutable.
@@ -23,11 +25,21 @@ package dev.kubeloop.runtime.cache;
  * @param failure why it stopped for good, if it did (fabric8 does not retry every error); null otherwise
  * @param bucket in a sharded scope, the bucket of the ring it caches (its label selector then ends
  *     with the bucket's slots); -1 when it is not sharded
+ * @param listWatchFailingSince since when its list/watch fails (it has not been watching for a few
+ *     seconds: the API server is unreachable, the resource is no longer served, access was revoked;
+ *     fabric8 keeps retrying); null while it works
+ * @param listWatchFailure why its list/watch fails, as when it started failing; null while it works
+ * @param listWatchFailures how often its list/watch started failing
  */
 public record InformerStatus(String resource, String group, String version, String kind, String namespace,
         String labelSelector, String fieldSelector, boolean metadataOnly, boolean optional, boolean waiting,
         boolean started, boolean synced, boolean watching, int cachedObjects, long watchRestarts, String failure,
-        int bucket) {
+        int bucket, Instant listWatchFailingSince, String listWatchFailure, long listWatchFailures) {
+
+    /** True while its list/watch fails: its cache is not following the API server, fabric8 retries. */
+    public boolean listWatchFailing() {
+        return listWatchFailingSince != null;
+    }
 
     /** Whether it caches one bucket of a sharded scope. */
     public boolean sharded() {

@@ -2,6 +2,7 @@ package dev.kubeloop.runtime.controller;
 
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.queue.WorkQueueListener;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 
 /**
@@ -43,6 +44,16 @@ public interface ControllerListener extends WorkQueueListener {
 
     /** An informer delivered the version a write of the controller returned, {@code lag} after the response. */
     default void cacheCaughtUp(Duration lag) {
+    }
+
+    /**
+     * The controller has taken in an informer event of {@code object} (the new version; the last
+     * one for a delete): queued what it asks for, dropped it as the echo of its own write, or holds
+     * it until the write of the object on its way ends (its key is in flight meanwhile). Called on
+     * the informer's thread, after the event's key, if any, is in the queue: a test waiting for the
+     * controller to have seen an object (the test kit's {@code awaitIdle}) learns it here.
+     */
+    default void eventTakenIn(HasMetadata object, boolean delete) {
     }
 
     /**

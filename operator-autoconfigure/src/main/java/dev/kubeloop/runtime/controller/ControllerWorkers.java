@@ -136,7 +136,10 @@ public final class ControllerWorkers<T extends HasMetadata> {
                 listener.cacheCaughtUp(lag);
             }
         }, services.readYourWrites());
-        this.observer = tracker::observe;
+        this.observer = (object, delete, deliver) -> {
+            tracker.observe(object, delete, deliver);
+            listener.eventTakenIn(object, delete);
+        };
         InformerRegistry informers = services.informers();
 
         EventPredicate<T> primaryFilter = config.generationAware() ? Predicates.generationAware() : Predicates.all();

@@ -6,6 +6,7 @@ import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.runtime.controller.ControllerListener;
 import dev.kubeloop.runtime.controller.ReconcileReport;
 import dev.kubeloop.runtime.controller.WriteOperation;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -187,6 +188,17 @@ final class Observers implements ControllerObserver {
                     listener.staleRead(avoided);
                 } catch (RuntimeException e) {
                     failed(listener, "staleRead", e);
+                }
+            }
+        }
+
+        @Override
+        public void eventTakenIn(HasMetadata object, boolean delete) {
+            for (ControllerListener listener : listeners) {
+                try {
+                    listener.eventTakenIn(object, delete);
+                } catch (RuntimeException e) {
+                    failed(listener, "eventTakenIn", e);
                 }
             }
         }
