@@ -94,8 +94,8 @@ public interface ReconcileContext<T extends HasMetadata> {
 
     /**
      * Writes {@code resource}'s status through the {@code /status} subresource, locked on its
-     * resourceVersion (a JSON patch replacing {@code /status}), for reconcilers that want optimistic
-     * locking; {@link #applyStatus} is the default way. A 409 conflict (someone changed the object
+     * resourceVersion (a JSON patch replacing {@code /status}, which can remove fields), for
+     * reconcilers that want the status replaced whole; {@link #applyStatus} is the default way. A 409 conflict (someone changed the object
      * meanwhile) is not an error: the runtime requeues the key quietly and the next reconcile sees
      * the newer object.
      */
