@@ -9,7 +9,6 @@ import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -232,7 +231,7 @@ class PausedReplicaE2ETest {
 
     private OperatorProcess replica(String identity, Path directory,
             java.util.function.Function<String, List<String>> modeProperties) {
-        List<String> properties = new ArrayList<>(List.of("sample.demo=off", "server.port=" + freePort(),
+        List<String> properties = new ArrayList<>(List.of("sample.demo=off", "server.port=" + Polls.freePort(),
                 "kubeloop.namespaces=" + kit.namespace()));
         properties.addAll(modeProperties.apply(identity));
         // a reconcile that does not stop at the interrupt (busy computing, say): what it sends after is what counts
@@ -240,34 +239,6 @@ class PausedReplicaE2ETest {
     }
 
     private static void await(String description, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!holds(condition)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout + " waiting for: " + description);
-            }
-            try {
-                Thread.sleep(POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("Interrupted waiting for: " + description, e);
-            }
-        }
-    }
-
-    /** A read that fails (the API server busy) does not hold yet. */
-    private static boolean holds(BooleanSupplier condition) {
-        try {
-            return condition.getAsBoolean();
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        Polls.await(description, timeout, POLL, condition);
     }
 }
