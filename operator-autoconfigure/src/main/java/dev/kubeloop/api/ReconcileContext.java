@@ -83,17 +83,19 @@ public interface ReconcileContext<T extends HasMetadata> {
 
     /**
      * Writes {@code resource}'s status with server-side apply on the {@code /status} subresource, as
-     * this controller's field manager, and returns the object the API server stored. Not locked on
-     * a resourceVersion: a concurrent spec change does not fail it (write
-     * {@code status.observedGeneration}, so that readers know which spec the status describes).
-     * Nothing is sent when the cached status already equals it.
+     * this controller's field manager, and returns the object the API server stored. Locked on the
+     * newest version of the object this reconcile knows (the one it started from, moved on by its
+     * own writes, or {@code resource}'s if newer): a status never lands on an object that changed
+     * since, such as a newer spec or a write by a replica that took the object over while this one
+     * was paused. Such a 409 is not an error: the runtime requeues the key quietly and the next
+     * reconcile sees the newer object. Nothing is sent when the cached status already equals it.
      */
     T applyStatus(T resource);
 
     /**
      * Writes {@code resource}'s status through the {@code /status} subresource, locked on its
-     * resourceVersion (a JSON patch replacing {@code /status}), for reconcilers that want optimistic
-     * locking; {@link #applyStatus} is the default way. A 409 conflict (someone changed the object
+     * resourceVersion (a JSON patch replacing {@code /status}, which can remove fields), for
+     * reconcilers that want the status replaced whole; {@link #applyStatus} is the default way. A 409 conflict (someone changed the object
      * meanwhile) is not an error: the runtime requeues the key quietly and the next reconcile sees
      * the newer object.
      */

@@ -1,6 +1,8 @@
 package dev.kubeloop.leader;
 
+import dev.kubeloop.queue.Ticker;
 import dev.kubeloop.runtime.NamedThreadFactory;
+import dev.kubeloop.runtime.controller.ReconcileFence;
 import dev.kubeloop.runtime.manager.LeadershipState;
 import dev.kubeloop.runtime.manager.LeadershipState.Role;
 import dev.kubeloop.runtime.manager.WorkGate;
@@ -45,6 +47,12 @@ import org.slf4j.LoggerFactory;
  * hangs cannot keep the workers running past the deadline: the margin {@code leaseDuration -
  * renewDeadline} then separates the moment this replica stops from the moment another may start.
  *
+ * <p><b>Fencing writes.</b> The timer above fires late when the whole replica was paused (a long GC
+ * pause, a frozen VM), and so do the workers it would stop. So each reconcile's writes are also
+ * checked, immediately before each request leaves ({@link #fence()}), against the last renewal on
+ * the monotonic clock: valid until its start plus the renew deadline, and only within the
+ * leadership the reconcile began in.
+ *
  * <p><b>Fast failover.</b> fabric8 tries to acquire every retry period plus up to 120 % jitter. A
  * {@link LeaseWatch} tells a standby the moment the Lease is released (or when, by its record, it
  * expires); the standby then replaces its waiting term with a new one, whose first attempt runs at
@@ -88,12 +96,28 @@ public final class LeaderElection implements WorkGate, AutoCloseable {
     private Instant kickAt;
 
     private volatile LeadershipState state;
+    /**
+     * Until when (monotonic nanos) this replica's writes may leave: the start of its last successful
+     * renewal plus the renew deadline. Written by an elector thread after each renewal; read by
+     * every write's fence check. Not a flag that a timer clears: a paused replica's timers are late.
+     */
+    private volatile long writesValidUntil;
+    /** Moves on whenever leadership ends: a reconcile admitted before never writes after, even if the Lease is won back. */
+    private volatile long tenure;
+    private final Ticker ticker;
 
     /**
      * @param lostHandler called when the Lease is lost with {@link OnLost#EXIT}; not called with
      *     {@link OnLost#STANDBY}
      */
     public LeaderElection(KubernetesClient client, LeaderElectionSettings settings, LeadershipLostHandler lostHandler) {
+        this(client, settings, lostHandler, Ticker.system());
+    }
+
+    LeaderElection(KubernetesClient client, LeaderElectionSettings settings, LeadershipLostHandler lostHandler,
+            Ticker ticker) {
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.writesValidUntil = ticker.read();
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.lostHandler = Objects.requireNonNull(lostHandler, "lostHandler");
@@ -108,6 +132,38 @@ public final class LeaderElection implements WorkGate, AutoCloseable {
     @Override
     public LeadershipState state() {
         return state;
+    }
+
+    /**
+     * Admits every reconcile (the workers run only while leading); each permit holds while this
+     * replica's last renewal is younger than the renew deadline on the monotonic clock, and
+     * leadership has not ended since the reconcile began.
+     */
+    @Override
+    public ReconcileFence fence() {
+        return primary -> new LeasePermit(tenure);
+    }
+
+    /** Whether a write admitted in {@code admitted} may leave now. */
+    boolean writesValid(long admitted) {
+        return admitted == tenure && ticker.read() - writesValidUntil < 0;
+    }
+
+    private final class LeasePermit implements ReconcileFence.Permit {
+        private final long admitted;
+
+        LeasePermit(long admitted) {
+            this.admitted = admitted;
+        }
+
+        @Override
+        public boolean holds() {
+            return writesValid(admitted);
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     /** Starts standing by: watches the Lease and tries to acquire it. */
@@ -161,6 +217,7 @@ public final class LeaderElection implements WorkGate, AutoCloseable {
             }
             closed = true;
             shuttingDown = true;
+            tenure++;
             cancelKick();
             last = term;
             leading = last != null && last.leading;
@@ -311,10 +368,13 @@ public final class LeaderElection implements WorkGate, AutoCloseable {
             return;
         }
         Instant renewed = record.getRenewTime().toInstant();
+        // fabric8 took renewTime before its GET: on the monotonic clock, that instant is now less the wall time since
+        long renewedAt = ticker.read() - Math.max(0, Duration.between(renewed, Instant.now()).toNanos());
         synchronized (lock) {
             if (t != term || closed) {
                 return;
             }
+            writesValidUntil = renewedAt + settings.renewDeadline().toNanos();
             t.lastRenewal = renewed;
             cancel(t.deadline);
             long delay = Duration.between(Instant.now(), renewed.plus(settings.renewDeadline())).toNanos();
@@ -347,6 +407,7 @@ public final class LeaderElection implements WorkGate, AutoCloseable {
                 return;
             }
             t.leading = false;
+            tenure++;
             cancel(t.deadline);
             if (closed) {
                 setRole(Role.STANDBY);

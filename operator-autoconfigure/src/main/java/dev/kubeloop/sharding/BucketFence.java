@@ -1,5 +1,6 @@
 package dev.kubeloop.sharding;
 
+import dev.kubeloop.queue.Ticker;
 import dev.kubeloop.runtime.cache.ShardLayout;
 import dev.kubeloop.runtime.controller.ReconcileFence;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -24,22 +25,36 @@ import java.util.concurrent.CompletableFuture;
  * epoch) is refused. {@link #interrupt} interrupts the threads holding a bucket's permits, under
  * the lock, so that a thread is interrupted only while it is still inside that reconcile.
  *
- * <p>Thread-safety: every field below is guarded by {@code lock}; workers enter and leave, the
- * sharding threads open, close and interrupt.
+ * <p>Writes: a permit {@linkplain Permit#holds() holds} while the epoch it was admitted in lasts and
+ * this replica's last Lease renewal is younger than the renew deadline on the monotonic clock
+ * ({@link #renewed}); every write request of the reconcile is checked against it just before it
+ * leaves. A paused replica resumes with its fence timer as late as its workers, so its writes are
+ * refused on the clock alone; and once fenced (a new epoch) a reconcile admitted before never
+ * writes again, even after the replica has rejoined the ring. A bucket closed for a handoff does
+ * not void its permits: the handoff waits for them.
+ *
+ * <p>Thread-safety: every field below is guarded by {@code lock}, but {@code epoch} is also
+ * volatile (read without it by every write's check) and {@code writesValidUntil} is volatile,
+ * written by the sharding thread after each renewal; workers enter and leave, the sharding threads
+ * open, close and interrupt.
  */
 final class BucketFence implements ReconcileFence {
 
     private final ShardLayout layout;
+    private final Ticker ticker;
+    private volatile long writesValidUntil;
     private final Object lock = new Object();
     // guarded by lock
     private final boolean[] open;
     private final int[] inFlight;
     private final Map<Thread, Integer> holders = new HashMap<>();
     private final Map<Integer, CompletableFuture<Void>> drains = new HashMap<>();
-    private long epoch;
+    private volatile long epoch;
 
-    BucketFence(ShardLayout layout) {
+    BucketFence(ShardLayout layout, Ticker ticker) {
         this.layout = layout;
+        this.ticker = ticker;
+        this.writesValidUntil = ticker.read();
         this.open = new boolean[layout.buckets()];
         this.inFlight = new int[layout.buckets()];
     }
@@ -51,15 +66,22 @@ final class BucketFence implements ReconcileFence {
             return null;
         }
         Thread thread = Thread.currentThread();
+        long admitted;
         synchronized (lock) {
             if (!open[bucket]) {
                 return null;
             }
             inFlight[bucket]++;
             holders.put(thread, bucket);
+            admitted = epoch;
         }
         return new Permit() {
             private boolean closed;
+
+            @Override
+            public boolean holds() {
+                return admitted == epoch && ticker.read() - writesValidUntil < 0;
+            }
 
             @Override
             public void close() {
@@ -83,6 +105,11 @@ final class BucketFence implements ReconcileFence {
         if (drained != null) {
             drained.complete(null);
         }
+    }
+
+    /** This replica's Lease was renewed: writes may leave until {@code validUntil} (monotonic nanos). */
+    void renewed(long validUntil) {
+        writesValidUntil = validUntil;
     }
 
     /** The current epoch; pass it to {@link #open}. */

@@ -115,7 +115,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.layout = settings.layout();
-        this.fence = new BucketFence(layout);
+        this.fence = new BucketFence(layout, ticker);
         this.ticker = ticker;
         this.clock = clock;
         this.ring = new ShardRing(settings.identity(), settings.buckets(), settings.renewDeadline(),
@@ -392,6 +392,9 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
             wasInRing = inRing;
             long deadline = ring.renewDeadlineAt();
             renewDeadlineAt.set(deadline);
+            if (deadline != Long.MAX_VALUE) {
+                fence.renewed(deadline); // what every write checks, on the clock, whatever the fence timer does
+            }
             scheduleFenceCheck(deadline);
             return true;
         } catch (RuntimeException e) { // a KubernetesClientException, or the client's own failure

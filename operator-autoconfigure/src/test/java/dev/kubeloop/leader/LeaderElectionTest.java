@@ -3,13 +3,15 @@ package dev.kubeloop.leader;
 import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeloop.queue.Ticker;
 import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.runtime.controller.ReconcileFence;
 import dev.kubeloop.runtime.manager.ControllerManager;
-import dev.kubeloop.runtime.manager.LeadershipState;
 import dev.kubeloop.runtime.manager.LeadershipState.Role;
+import dev.kubeloop.runtime.manager.LeadershipState;
 import dev.kubeloop.testing.FencedWidgetReconciler;
-import dev.kubeloop.testing.FencingRegister;
 import dev.kubeloop.testing.FencingRegister.Visit;
+import dev.kubeloop.testing.FencingRegister;
 import dev.kubeloop.testing.LeasePartition;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.Widget;
@@ -21,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -80,6 +83,26 @@ class LeaderElectionTest {
     }
 
     @Test
+    void aLeadersWritesStopAtTheRenewDeadlineOnTheMonotonicClockAndNeverOutliveItsLeadership() {
+        AtomicLong nanos = new AtomicLong(1_000_000_000L);
+        Replica a = replica("a", nanos::get);
+        eventually().until(() -> a.state().isLeader());
+        ReconcileFence.Permit permit = a.election.fence().enter(Widget.named("ns", "w"));
+        assertThat(permit.holds()).isTrue();
+
+        // a pause, as the paused replica's clock sees it: no renewal since, and no timer has run
+        a.partition.cut();
+        nanos.addAndGet(RENEW.toNanos());
+        assertThat(permit.holds()).as("past the renew deadline on the monotonic clock").isFalse();
+
+        eventually().until(() -> a.state().role() == Role.STANDBY);
+        a.partition.heal();
+        eventually().until(() -> a.state().isLeader());
+        assertThat(permit.holds()).as("a reconcile admitted in an earlier leadership never writes again").isFalse();
+        assertThat(a.election.fence().enter(Widget.named("ns", "w")).holds()).isTrue();
+    }
+
+    @Test
     void closingTheLeaderReleasesTheLeaseAndEndsEveryLeaderThread() {
         Replica a = replica("a");
         eventually().until(() -> a.state().isLeader());
@@ -93,7 +116,11 @@ class LeaderElectionTest {
     }
 
     private Replica replica(String name) {
-        Replica replica = new Replica(cluster, name, register);
+        return replica(name, Ticker.system());
+    }
+
+    private Replica replica(String name, Ticker ticker) {
+        Replica replica = new Replica(cluster, name, register, ticker);
         replicas.add(replica);
         replica.manager.start();
         return replica;
@@ -111,13 +138,13 @@ class LeaderElectionTest {
         final LeaderElection election;
         final ControllerManager manager;
 
-        Replica(MockCluster cluster, String name, FencingRegister register) {
+        Replica(MockCluster cluster, String name, FencingRegister register, Ticker ticker) {
             Consumer<KubernetesClientBuilder> withPartition = builder -> builder.withHttpClientBuilderConsumer(
                     http -> http.addOrReplaceInterceptor("partition", partition));
             client = cluster.newClient(withPartition);
             election = new LeaderElection(client, LeaderElectionSettings.builder("ns", "widget-operator-leader", name)
                     .leaseDuration(LEASE).renewDeadline(RENEW).retryPeriod(Duration.ofMillis(250))
-                    .onLost(OnLost.STANDBY).build(), lost::add);
+                    .onLost(OnLost.STANDBY).build(), lost::add, ticker);
             manager = ControllerManager.builder(client).shutdownTimeout(Duration.ofSeconds(5)).workGate(election)
                     .build();
             manager.register(ControllerConfig.builder("widget", Widget.class).build(),

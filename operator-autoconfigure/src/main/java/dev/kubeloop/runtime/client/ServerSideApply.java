@@ -14,8 +14,8 @@ import java.util.Map;
  * YAML), with a field manager and {@code force=true}.
  *
  * <p>The body is what the caller wants, never what the server keeps for itself: no
- * resourceVersion (an apply is not locked on one; that is why it does not conflict with a
- * concurrent change), uid, creationTimestamp, generation or managedFields. Serialization is
+ * resourceVersion (an apply of an object is not locked on one; that is why it does not conflict
+ * with a concurrent change; the primary's status is, see {@link #applyStatus}), uid, creationTimestamp, generation or managedFields. Serialization is
  * fabric8's own, never an application's mapper. Stateless.
  */
 public final class ServerSideApply {
@@ -51,14 +51,20 @@ public final class ServerSideApply {
 
     /**
      * Applies {@code status} to {@code target}'s {@code /status} subresource as {@code fieldManager}:
-     * the body names the object and carries the status, nothing else.
+     * the body names the object and carries the status, nothing else but {@code resourceVersion}
+     * when given. The API server treats a resourceVersion in an apply body as a precondition, as
+     * for an update: 409 Conflict unless the object is still at that version, so a status computed
+     * from one version never lands on a newer one.
      */
     public static <T extends HasMetadata> T applyStatus(KubernetesClient client, T target, Object status,
-            String fieldManager) {
+            String fieldManager, String resourceVersion) {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", target.getMetadata().getName());
         if (target.getMetadata().getNamespace() != null) {
             metadata.put("namespace", target.getMetadata().getNamespace());
+        }
+        if (resourceVersion != null && !resourceVersion.isEmpty()) {
+            metadata.put("resourceVersion", resourceVersion);
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("apiVersion", target.getApiVersion());

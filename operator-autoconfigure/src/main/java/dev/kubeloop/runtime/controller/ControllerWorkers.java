@@ -14,6 +14,7 @@ import dev.kubeloop.runtime.NamedThreadFactory;
 import dev.kubeloop.runtime.cache.CacheRequest;
 import dev.kubeloop.runtime.cache.InformerRegistry;
 import dev.kubeloop.runtime.cache.ResourceCache;
+import dev.kubeloop.runtime.client.FencedClients;
 import dev.kubeloop.runtime.client.WriteTracker;
 import dev.kubeloop.runtime.handler.EnqueueRequestForObject;
 import dev.kubeloop.runtime.handler.EnqueueRequestForOwner;
@@ -99,9 +100,12 @@ public final class ControllerWorkers<T extends HasMetadata> {
      * @param readYourWrites whether reads get a controller's own writes while its caches are older
      *     (when off, such stale reads are only counted)
      * @param fence admits each reconcile (sharding: only primaries of the buckets this replica holds)
+     * @param fencedClients the client of each reconcile: {@code client}, its writes checked against
+     *     the reconcile's permit before they leave
      */
     public record Services(KubernetesClient client, InformerRegistry informers, ReconcileTimeouts timeouts,
-            Clock clock, int recentErrors, boolean readYourWrites, ReconcileFence fence) {
+            Clock clock, int recentErrors, boolean readYourWrites, ReconcileFence fence,
+            FencedClients fencedClients) {
     }
 
     /**
@@ -168,7 +172,8 @@ public final class ControllerWorkers<T extends HasMetadata> {
                 listener, informers.shards().orElse(null));
         this.handler = new ReconcileHandler<>(config, reconciler, queue, primaryCache, caches,
                 Set.copyOf(config.owns()), services.client(), events, services.timeouts(), finalizers, activity,
-                listener, writes, tracker, services.fence(), LoggerFactory.getLogger(reconcilerClass));
+                listener, writes, tracker, services.fence(), services.fencedClients(),
+                LoggerFactory.getLogger(reconcilerClass));
         this.controller = new Controller<>(config, queue, primaryCache, all, activity, finalizers.finalizer(), this,
                 writeStats, tracker);
     }

@@ -10,6 +10,7 @@ import dev.kubeloop.runtime.cache.OwnerIndex;
 import dev.kubeloop.runtime.cache.ShardLayout;
 import dev.kubeloop.runtime.client.AppliedState;
 import dev.kubeloop.runtime.client.ResourceCopies;
+import dev.kubeloop.runtime.client.ResourceVersions;
 import dev.kubeloop.runtime.client.ServerSideApply;
 import dev.kubeloop.runtime.client.StatusWriter;
 import dev.kubeloop.runtime.client.WriteTracker;
@@ -54,6 +55,11 @@ import org.slf4j.LoggerFactory;
  * with the body field by field, never with defaults guessed here. After a restart the first apply
  * of each object is sent (and changes nothing on the server). For {@code applyStatus}: the desired status against the current one.
  *
+ * <p>Every write goes out on the reconcile's own client ({@link Scope}), which refuses it once the
+ * reconcile's permit no longer holds (a replica paused past its Lease); the primary's status is
+ * locked on the version it was computed from, so one that got out anyway cannot land on a newer
+ * object.
+ *
  * <p>Owned objects: for a type the reconciler owns, apply adds the controller owner reference to
  * the primary and the label {@value #APPLIED_BY}; pruning deletes the owned objects that carry the
  * label but that a reconcile did not apply. A sharded replica also labels them with their owner's
@@ -75,7 +81,6 @@ final class ControllerWrites {
     private final String controller;
     private final String fieldManager;
     private final Set<Class<?>> ownedTypes;
-    private final KubernetesClient client;
     private final KubernetesSerialization serialization;
     private final ControllerCaches caches;
     private final WriteTracker tracker;
@@ -101,7 +106,6 @@ final class ControllerWrites {
         this.controller = config.name();
         this.fieldManager = config.fieldManager();
         this.ownedTypes = Set.copyOf(config.owns());
-        this.client = client;
         this.serialization = client.getKubernetesSerialization();
         this.caches = caches;
         this.tracker = tracker;
@@ -119,11 +123,14 @@ final class ControllerWrites {
      */
     final class Scope {
         private HasMetadata primary;
+        /** The reconcile's client: its writes leave only while the reconcile's permit holds. */
+        private final KubernetesClient client;
         private final Set<WriteTracker.Ref> applied = new HashSet<>();
         private boolean appliedOwned;
 
-        Scope(HasMetadata primary) {
+        Scope(HasMetadata primary, KubernetesClient client) {
             this.primary = primary;
+            this.client = client;
         }
 
         /** The primary as the last write of this reconcile left it (or as it started). */
@@ -132,8 +139,8 @@ final class ControllerWrites {
         }
     }
 
-    Scope scope(HasMetadata primary) {
-        return new Scope(primary);
+    Scope scope(HasMetadata primary, KubernetesClient reconcileClient) {
+        return new Scope(primary, reconcileClient);
     }
 
     <R extends HasMetadata> R apply(Scope scope, R desired, ApplyOptions options) {
@@ -172,7 +179,7 @@ final class ControllerWrites {
             current = claim.existing();
             adopted = claim.adopted();
         }
-        R stored = send(body, () -> ServerSideApply.apply(client, body, json, manager)).stored();
+        R stored = send(body, () -> ServerSideApply.apply(scope.client, body, json, manager)).stored();
         sent(WriteOperation.APPLY);
         fingerprints.put(applied, new Fingerprint(hash, stored.getMetadata().getResourceVersion(),
                 contentHash(stored)));
@@ -262,14 +269,28 @@ final class ControllerWrites {
             T unchanged = (T) ResourceCopies.deepCopy(serialization, scope.primary);
             return unchanged;
         }
-        Sent<T> sent = send(resource, () -> ServerSideApply.applyStatus(client, resource, status, fieldManager));
+        String basis = newestKnown(scope.primary, resource);
+        Sent<T> sent = send(resource, () -> ServerSideApply.applyStatus(scope.client, resource, status, fieldManager,
+                basis));
         sent(WriteOperation.APPLY_STATUS);
         scope.primary = sent.snapshot();
         return sent.stored();
     }
 
+    /**
+     * The version a status is computed from: the newer of the primary as this reconcile last saw or
+     * wrote it and the object the reconciler passed (it may have read a newer one itself). Its own
+     * writes move the first on, so a reconcile never conflicts with itself; a change by anyone else
+     * (a newer spec, another replica that took the object over) fails the status write with 409.
+     */
+    private static String newestKnown(HasMetadata primary, HasMetadata resource) {
+        String known = primary.getMetadata().getResourceVersion();
+        String passed = resource.getMetadata() == null ? null : resource.getMetadata().getResourceVersion();
+        return ResourceVersions.compare(passed, known) == ResourceVersions.Order.NEWER ? passed : known;
+    }
+
     <T extends HasMetadata> T updateStatus(Scope scope, T resource) {
-        Sent<T> sent = send(resource, () -> StatusWriter.write(client, resource, fieldManager));
+        Sent<T> sent = send(resource, () -> StatusWriter.write(scope.client, resource, fieldManager));
         sent(WriteOperation.UPDATE_STATUS);
         scope.primary = sent.snapshot();
         return sent.stored();
@@ -308,7 +329,7 @@ final class ControllerWrites {
                     continue;
                 }
                 send(object, () -> {
-                    client.resource(object).delete();
+                    scope.client.resource(object).delete();
                     tracker.deletedByWrite(object);
                     return null;
                 });

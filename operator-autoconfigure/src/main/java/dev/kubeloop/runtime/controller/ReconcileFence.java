@@ -35,6 +35,16 @@ public interface ReconcileFence {
         Permit NONE = () -> {
         };
 
+        /**
+         * Whether a write of this reconcile may still leave now: this replica still holds what
+         * admitted it (its Lease, its bucket), judged on the monotonic clock from its last
+         * successful renewal, never from a flag a timer sets (a paused replica's timers are as late
+         * as its workers). Checked immediately before each write request leaves; fast, thread-safe.
+         */
+        default boolean holds() {
+            return true;
+        }
+
         @Override
         void close();
     }

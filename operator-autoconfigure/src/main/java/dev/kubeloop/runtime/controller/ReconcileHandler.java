@@ -9,6 +9,8 @@ import dev.kubeloop.queue.ExponentialBackoffRateLimiter;
 import dev.kubeloop.queue.PriorityWorkQueue;
 import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.runtime.cache.ResourceCache;
+import dev.kubeloop.runtime.client.FencedClients;
+import dev.kubeloop.runtime.client.RequestFence;
 import dev.kubeloop.runtime.client.ResourceCopies;
 import dev.kubeloop.runtime.client.WriteTracker;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -62,6 +64,7 @@ final class ReconcileHandler<T extends HasMetadata> {
     private final ControllerWrites writes;
     private final WriteTracker tracker;
     private final ReconcileFence fence;
+    private final FencedClients fencedClients;
     /**
      * Each key's conflicts since its last success, apart from the queue's rate limiter (see
      * {@link ReconcileOutcome}); a key's retry count is its failures of both kinds.
@@ -74,7 +77,7 @@ final class ReconcileHandler<T extends HasMetadata> {
             ResourceCache<T> cache, ControllerCaches caches, Set<Class<?>> ownedTypes, KubernetesClient client,
             EventRecorder events, ReconcileTimeouts timeouts, FinalizerProtocol<T> finalizers,
             ReconcileActivity activity, ControllerListener listener, ControllerWrites writes, WriteTracker tracker,
-            ReconcileFence fence, Logger reconcilerLog) {
+            ReconcileFence fence, FencedClients fencedClients, Logger reconcilerLog) {
         this.config = config;
         this.reconciler = reconciler;
         this.queue = queue;
@@ -91,6 +94,7 @@ final class ReconcileHandler<T extends HasMetadata> {
         this.writes = writes;
         this.tracker = tracker;
         this.fence = fence;
+        this.fencedClients = fencedClients;
         this.reconcilerLog = reconcilerLog;
     }
 
@@ -116,7 +120,8 @@ final class ReconcileHandler<T extends HasMetadata> {
             if (permit == null) {
                 outcome = ReconcileOutcome.GONE;
             } else {
-                try (permit) {
+                // every write of this reconcile leaves only while the permit holds (a paused replica's do not)
+                try (permit; RequestFence requests = fencedClients.open(permit::holds)) {
                     // read-your-writes: never start on a cache older than the previous reconcile's own writes
                     T current = tracker.fresher(WriteTracker.Ref.of(cached), cached).orElse(cached);
                     object = ResourceCopies.deepCopy(client.getKubernetesSerialization(), current);
@@ -127,7 +132,7 @@ final class ReconcileHandler<T extends HasMetadata> {
                     MDC.put(MDC_RECONCILE_ID, ReconcileIds.next());
                     ReconcileTimeouts.Deadline deadline = timeouts.start(config.reconcileTimeout());
                     try {
-                        result = invoke(key, retries, object, current);
+                        result = invoke(key, retries, object, current, requests.client());
                         if (result == null) {
                             error = new IllegalStateException("the reconciler returned null instead of a Result");
                         }
@@ -170,16 +175,17 @@ final class ReconcileHandler<T extends HasMetadata> {
      * {@code cleanup} for an object being deleted, else the finalizer if it is missing and
      * {@code reconcile}; then pruning of what the reconcile no longer applies.
      */
-    private Result invoke(ObjectKey key, int retries, T object, T current) throws Exception {
+    private Result invoke(ObjectKey key, int retries, T object, T current, KubernetesClient fenced)
+            throws Exception {
         // the scope starts from the shared read-only version: the reconciler changes its copy, not that one
-        ControllerWrites.Scope scope = writes.scope(current);
+        ControllerWrites.Scope scope = writes.scope(current, fenced);
         ReconcileContext<T> context = new DefaultReconcileContext<>(config.name(), key, retries,
-                object.getMetadata().getUid(), client, caches, ownedTypes, events, reconcilerLog, writes, scope,
+                object.getMetadata().getUid(), fenced, caches, ownedTypes, events, reconcilerLog, writes, scope,
                 tracker);
         if (object.isMarkedForDeletion()) {
-            return finalizers.cleanup(object, context, client, writes.finalizerSender(scope));
+            return finalizers.cleanup(object, context, fenced, writes.finalizerSender(scope));
         }
-        T withFinalizer = finalizers.beforeReconcile(object, client, writes.finalizerSender(scope));
+        T withFinalizer = finalizers.beforeReconcile(object, fenced, writes.finalizerSender(scope));
         Result result = reconciler.reconcile(withFinalizer, context);
         if (result != null && (result.kind() == Result.Kind.DONE || result.kind() == Result.Kind.REQUEUE_AFTER)) {
             writes.prune(scope, ownedTypes, object.getMetadata().getUid());

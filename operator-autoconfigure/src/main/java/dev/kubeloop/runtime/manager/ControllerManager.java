@@ -14,6 +14,7 @@ import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.cache.ShardLayout;
 import dev.kubeloop.runtime.cache.ServedResourceCheck;
 import dev.kubeloop.runtime.client.ClientIdentity;
+import dev.kubeloop.runtime.client.FencedClients;
 import dev.kubeloop.runtime.controller.Controller;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.runtime.controller.ControllerWorkers;
@@ -109,6 +110,8 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
     private final WorkGate gate;
     /** What every reconcile passes: the gate's (sharding admits only the buckets this replica holds). */
     private final ReconcileFence fence;
+    /** Each reconcile's client; its writes fenced when the gate admits reconciles by Lease or bucket. */
+    private final FencedClients fencedClients;
     private final GatedWorkers workers = new GatedWorkers();
     private final CacheStart cacheStart;
     // written under this lock; read without it (register only happens before start)
@@ -132,6 +135,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
                 builder.optionalTypePollInterval, observers::informerFailed, events.recorderFor(INFORMER_EVENT_SOURCE),
                 gate.shardLayout().orElse(null));
         this.fence = gate.fence();
+        this.fencedClients = new FencedClients(client, fence != ReconcileFence.OPEN);
         this.cacheStart = new CacheStart(() -> {
             // the first request to the API server, early or not: say which server and who
             log.info("Kubeloop connects to the API server at {}", describeClient());
@@ -169,7 +173,8 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
                     "Give each reconciler a unique name with @Reconciler(name = ...).", config.name(), "name", null);
         }
         ControllerWorkers<T> controller = new ControllerWorkers<>(effective, reconciler,
-                new ControllerWorkers.Services(client, informers, timeouts, clock, recentErrors, readYourWrites, fence),
+                new ControllerWorkers.Services(client, informers, timeouts, clock, recentErrors, readYourWrites, fence,
+                        fencedClients),
                 events.recorderFor(config.name()), rateLimiters.get(), observers.controllerRegistered(config));
         controllers.put(config.name(), controller);
         Map<String, Controller<?>> views = new LinkedHashMap<>();

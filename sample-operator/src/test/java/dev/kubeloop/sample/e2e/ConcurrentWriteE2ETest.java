@@ -2,7 +2,6 @@ package dev.kubeloop.sample.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.test.KubeloopTest;
@@ -17,9 +16,11 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Another writer changes a Website after the reconciler read it from its cache and before it
- * writes the status. The status goes out with server-side apply, which is not locked on the
- * cached resourceVersion: it succeeds at once, keeps the other writer's change, and no reconcile
- * conflicts (before issue 17, the locked status patch got a 409 here and the key went round again).
+ * writes the status. The status goes out with server-side apply locked on the version it was
+ * computed from (issue 26: a status from an older version must never land on a newer object, such
+ * as one another replica took over): the API server refuses it with 409, the key goes round again
+ * quietly (a conflict, not an error), and the next reconcile, on the newer object, writes the
+ * status; the other writer's change stays.
  */
 @KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
         properties = "sample.demo=off")
@@ -38,7 +39,7 @@ class ConcurrentWriteE2ETest {
     ReconcileHook hook;
 
     @Test
-    void aChangeMadeWhileTheReconcileRunsNeitherFailsItsStatusWriteNorIsLost() {
+    void aStatusComputedBeforeAConcurrentChangeIsRefusedQuietlyAndTheChangeIsKept() {
         String name = "raced";
         hook.beforeNextReconcileOf(name, cached -> client.resources(Website.class).inNamespace(kit.namespace())
                 .withName(name).edit(site -> {
@@ -57,10 +58,9 @@ class ConcurrentWriteE2ETest {
 
         assertThat(hook.pending()).as("the other writer ran").isEmpty();
         Map<ReconcileOutcome, Long> after = kit.metrics("website").outcomes();
-        assertThat(after.get(ReconcileOutcome.CONFLICT)).as("conflicts").isEqualTo(before.get(ReconcileOutcome.CONFLICT));
+        assertThat(after.get(ReconcileOutcome.CONFLICT)).as("the stale status write refused")
+                .isGreaterThan(before.get(ReconcileOutcome.CONFLICT));
         assertThat(after.get(ReconcileOutcome.ERROR)).as("errors").isEqualTo(before.get(ReconcileOutcome.ERROR));
-        assertThat(kit.metrics("website").recentErrors()).filteredOn(e -> e.key().equals(ObjectKey.of(site)))
-                .isEmpty();
         assertThat(site.getMetadata().getAnnotations()).as("the other writer's change survived")
                 .containsEntry(TOUCHED, "another-writer");
         assertThat(site.getStatus().getObservedGeneration()).isEqualTo(site.getMetadata().getGeneration());

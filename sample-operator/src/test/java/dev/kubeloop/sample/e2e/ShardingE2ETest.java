@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -299,40 +298,16 @@ class ShardingE2ETest {
         return groups.stream().mapToInt(group -> group.convergence().converged()).sum();
     }
 
-    /**
-     * Polls {@code condition} until it holds, failing after {@code timeout}. (The test kit's await
-     * reads the test context's manager for its diagnostics; this context runs none.)
-     */
     private static void await(String description, Duration timeout, BooleanSupplier condition) {
-        await(description, timeout, POLL, condition);
+        Polls.await(description, timeout, POLL, condition);
     }
 
     private static void await(String description, Duration timeout, Duration poll, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!holds(condition)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout + " waiting for: " + description);
-            }
-            try {
-                Thread.sleep(poll.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("Interrupted waiting for: " + description, e);
-            }
-        }
-    }
-
-    /** A condition whose reads fail (the API server busy past the client's timeout) does not hold yet. */
-    private static boolean holds(BooleanSupplier condition) {
-        try {
-            return condition.getAsBoolean();
-        } catch (RuntimeException e) {
-            return false;
-        }
+        Polls.await(description, timeout, poll, condition);
     }
 
     private OperatorProcess replica(String identity, Path directory) {
-        int port = freePort();
+        int port = Polls.freePort();
         ports.put(identity, port);
         List<String> properties = new ArrayList<>(List.of(
                 "sample.demo=off",
@@ -627,14 +602,6 @@ class ShardingE2ETest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port", e);
         }
     }
 }

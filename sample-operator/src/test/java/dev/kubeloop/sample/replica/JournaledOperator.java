@@ -27,6 +27,8 @@ public final class JournaledOperator {
     static final String JOURNAL = "journal.file";
     static final String INSTANCE = "journal.instance";
     static final String DELAY = "journal.reconcile-delay-ms";
+    /** Whether the delay ignores interrupts, as a reconcile busy computing does (the interrupt stays set). */
+    static final String DELAY_IGNORES_INTERRUPTS = "journal.reconcile-delay-ignores-interrupts";
     /** Kubeloop's lifecycle phase ({@code KubeloopLifecycle.PHASE}); lower phases stop later. */
     static final int KUBELOOP_PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
@@ -45,7 +47,8 @@ public final class JournaledOperator {
         };
         new SpringApplicationBuilder(SampleOperatorApplication.class)
                 .initializers(context -> {
-                    context.getBeanFactory().addBeanPostProcessor(new JournalingReconcilers(journal, delay));
+                    context.getBeanFactory().addBeanPostProcessor(new JournalingReconcilers(journal, delay,
+                            Boolean.getBoolean(DELAY_IGNORES_INTERRUPTS)));
                     context.getBeanFactory().registerSingleton("runtimeStoppedJournal", new RuntimeStopped(journal));
                 })
                 .listeners(lifecycle)

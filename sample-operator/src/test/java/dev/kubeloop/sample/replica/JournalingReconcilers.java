@@ -15,7 +15,8 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  * Wraps every reconciler bean so that each call of {@code reconcile} and {@code cleanup} is
  * journaled: {@code enter <key>} before it, {@code exit <key> <outcome>} after it, the outcome
  * being the result's kind ({@code done}, {@code requeue_after}, ...), {@code interrupted}, or
- * {@code error:<exception>}. Optionally each call first waits {@code delay}, interruptibly, as a
+ * {@code error:<exception>}. Optionally each call first waits {@code delay}, interruptibly or not
+ * (then the interrupt is kept for what comes after, as in a reconcile busy computing), as a
  * slow reconcile would, so that reconciles are in flight when a test strikes. The class and
  * annotation the runtime reads stay the reconciler's (the proxy implements its interfaces).
  */
@@ -25,8 +26,10 @@ final class JournalingReconcilers implements BeanPostProcessor {
 
     private final JournalWriter journal;
     private final Duration delay;
+    private final boolean ignoresInterrupts;
 
-    JournalingReconcilers(JournalWriter journal, Duration delay) {
+    JournalingReconcilers(JournalWriter journal, Duration delay, boolean ignoresInterrupts) {
+        this.ignoresInterrupts = ignoresInterrupts;
         this.journal = journal;
         this.delay = delay;
     }
@@ -46,7 +49,9 @@ final class JournalingReconcilers implements BeanPostProcessor {
             journal.write(ReconcileJournal.ENTER, key);
             String outcome = "unknown";
             try {
-                if (!delay.isZero()) {
+                if (!delay.isZero() && ignoresInterrupts) {
+                    sleepThroughInterrupts(delay);
+                } else if (!delay.isZero()) {
                     Thread.sleep(delay.toMillis());
                 }
                 Object result = invocation.proceed();
@@ -60,6 +65,22 @@ final class JournalingReconcilers implements BeanPostProcessor {
             }
         });
         return proxy.getProxy(bean.getClass().getClassLoader());
+    }
+
+    /** Sleeps {@code delay} on the monotonic clock whatever interrupts it; sets the interrupt again after. */
+    private static void sleepThroughInterrupts(Duration delay) {
+        long end = System.nanoTime() + delay.toNanos();
+        boolean interrupted = false;
+        for (long left = delay.toNanos(); left > 0; left = end - System.nanoTime()) {
+            try {
+                java.util.concurrent.TimeUnit.NANOSECONDS.sleep(left);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** fabric8 wraps the interrupt of a blocking call; the flag may be set or cleared by then. */

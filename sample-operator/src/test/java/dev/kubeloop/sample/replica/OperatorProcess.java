@@ -34,6 +34,8 @@ public final class OperatorProcess implements AutoCloseable {
     public static final int SIGKILL_EXIT_CODE = 137;
 
     private static final Duration REAP_TIMEOUT = Duration.ofSeconds(60);
+    /** Each replica's client says {@code kubeloop-replica/<instance>} in its User-Agent. */
+    public static final String USER_AGENT_PREFIX = "kubeloop-replica/";
 
     private final String instance;
     private final Process process;
@@ -55,6 +57,16 @@ public final class OperatorProcess implements AutoCloseable {
      */
     public static OperatorProcess start(String instance, Path directory, KubeloopTestKit kit, Duration reconcileDelay,
             List<String> properties) {
+        return start(instance, directory, kit, reconcileDelay, false, properties);
+    }
+
+    /**
+     * As {@link #start(String, Path, KubeloopTestKit, Duration, List)}; with {@code delayIgnoresInterrupts}
+     * the delay runs to its end whatever interrupts it (the interrupt is kept), as a reconcile busy
+     * computing would, so that what follows it runs even in a reconcile its replica tried to stop.
+     */
+    public static OperatorProcess start(String instance, Path directory, KubeloopTestKit kit, Duration reconcileDelay,
+            boolean delayIgnoresInterrupts, List<String> properties) {
         Path journal = directory.resolve(instance + ".journal");
         Path log = directory.resolve(instance + ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -64,6 +76,11 @@ public final class OperatorProcess implements AutoCloseable {
                 "-D" + JournaledOperator.JOURNAL + "=" + journal.toAbsolutePath(),
                 "-D" + JournaledOperator.INSTANCE + "=" + instance,
                 "-D" + JournaledOperator.DELAY + "=" + reconcileDelay.toMillis(),
+                "-D" + JournaledOperator.DELAY_IGNORES_INTERRUPTS + "=" + delayIgnoresInterrupts,
+                // the API server's audit log then tells the replicas' requests apart
+                "-Dkubernetes.user.agent=" + USER_AGENT_PREFIX + instance,
+                // a loaded machine's API server can take longer than fabric8's 10 s to accept a connection
+                "-Dkubernetes.connection.timeout=60000",
                 "-cp", classPath(), JournaledOperator.class.getName()));
         properties.forEach(property -> command.add("--" + property));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
@@ -111,6 +128,33 @@ public final class OperatorProcess implements AutoCloseable {
         process.destroyForcibly();
         if (awaitExit(REAP_TIMEOUT).isEmpty()) {
             throw new AssertionError("replica " + instance + " still runs " + REAP_TIMEOUT + " after SIGKILL");
+        }
+    }
+
+    /**
+     * SIGSTOP, as a long GC pause or a frozen VM: every thread stops where it is, timers included.
+     * The caller resumes it ({@link #resume()}) or kills it in a {@code finally}.
+     */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new AssertionError("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted sending SIG" + name, e);
         }
     }
 
