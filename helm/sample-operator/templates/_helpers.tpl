@@ -47,11 +47,17 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{ include "sample-operator.fullname" . }}-metrics
 {{- end }}
 
+{{/* The namespaces the operator works in, comma-separated: watchNamespaces, or the release namespace. */}}
+{{- define "sample-operator.watchedNamespaces" -}}
+{{- .Values.watchNamespaces | default (list .Release.Namespace) | join "," }}
+{{- end }}
+
 {{/*
-What the operator does to Websites and the objects it owns: the rules of its (Cluster)Role. No
-delete: owned objects go with their Website through Kubernetes' garbage collector (owner
-references), so the operator never deletes anything itself, and in the cluster-wide mode it cannot
-delete ConfigMaps, Services or Deployments of other namespaces (kube-system included).
+What the operator does to Websites and the objects it owns: the rules of its Roles (or, with
+watchAllNamespaces, its ClusterRole). Exactly what the code uses: server-side apply is a patch (and
+a create for a new object), never an update; the only delete is Kubeloop's pruning of the <name>-tls
+ConfigMap when a Website stops serving HTTPS (Services and Deployments go with their Website through
+the garbage collector); Secrets only with tlsSecrets.watch.
 */}}
 {{- define "sample-operator.workloadRules" -}}
 - apiGroups: ["sample.kubeloop.dev"]
@@ -75,11 +81,14 @@ delete ConfigMaps, Services or Deployments of other namespaces (kube-system incl
 - apiGroups: ["apps"]
   resources: ["deployments"]
   verbs: ["get", "list", "watch", "create", "patch"]
-# the TLS Secrets Websites name (spec.tls.secretName): watched metadata-only, never read, written or
-# created; RBAC cannot say "metadata only", so list/watch is the least it takes (docs/security.md)
+{{- if .Values.tlsSecrets.watch }}
+# tlsSecrets.watch: the TLS Secrets Websites name (spec.tls.secretName), watched metadata-only, never
+# read, written or created; RBAC cannot say "metadata only", so list/watch is the least it takes
+# (and lets the ServiceAccount read their data: docs/security.md)
 - apiGroups: [""]
   resources: ["secrets"]
   verbs: ["list", "watch"]
+{{- end }}
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]

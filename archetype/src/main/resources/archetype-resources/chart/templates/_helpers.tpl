@@ -94,3 +94,16 @@ owner, so no delete), and Events.
   resources: ["events"]
   verbs: ["create", "patch"]
 {{- end }}
+
+{{/*
+Non-empty when the operator works in listed namespaces (Roles, nothing cluster-wide): a namespaced
+resource without watchAllNamespaces. Empty: a ClusterRole (a cluster-scoped resource, or watchAllNamespaces).
+*/}}
+{{- define "operator.namespacedScope" -}}
+{{- if and (eq (include "operator.crd" . | fromYaml).spec.scope "Namespaced") (not .Values.watchAllNamespaces) }}true{{ end }}
+{{- end }}
+
+{{/* The namespaces the operator works in, comma-separated: watchNamespaces, or the release namespace. */}}
+{{- define "operator.watchedNamespaces" -}}
+{{- .Values.watchNamespaces | default (list .Release.Namespace) | join "," }}
+{{- end }}

@@ -20,6 +20,14 @@ public interface ReconcileTrigger {
     String reconciler();
 
     /**
+     * Whether {@code key} names an object this reconciler reconciles here: in a namespace it
+     * watches, and in its cache now (sharded: in this replica's share). A trigger that takes keys
+     * from outside (an HTTP request, a message) checks this first and refuses other keys, so that
+     * nobody can queue work for objects the operator does not serve. Cheap (a cache lookup).
+     */
+    boolean reconciles(ObjectKey key);
+
+    /**
      * Queues a reconcile of {@code key} at {@link #NORMAL_PRIORITY}.
      *
      * @return false if the reconciler is shutting down and nothing was queued

@@ -20,8 +20,9 @@ import org.springframework.util.MimeTypeUtils;
  *   <li>{@code GET /actuator/kubeloop}: the manager and every controller;
  *   <li>{@code GET /actuator/kubeloop/{controller}}: one controller;
  *   <li>{@code POST /actuator/kubeloop/{controller}} with {@code {"key": "namespace/name"}} (or
- *       {@code "name"} for a cluster-scoped type): queue a reconcile of that object now. A write
- *       operation: off unless {@code management.endpoint.kubeloop.access=unrestricted}.
+ *       {@code "name"} for a cluster-scoped type): queue a reconcile of that object now, if the
+ *       controller reconciles it (404 otherwise: nothing is queued for objects it does not serve).
+ *       A write operation: off unless {@code management.endpoint.kubeloop.access=unrestricted}.
  * </ul>
  * Like every actuator endpoint it is served only once exposed
  * ({@code management.endpoints.web.exposure.include=kubeloop}).
@@ -70,6 +71,8 @@ public final class KubeloopEndpoint {
         return switch (enqueued) {
             case QUEUED -> json(Map.of("controller", controller, "key", key.trim(), "queued", true), 202);
             case NO_SUCH_CONTROLLER -> notFound(controller);
+            case NOT_RECONCILED -> json(Map.of("error", "'" + key.trim() + "' is not reconciled by " + controller
+                    + ": no such object in the namespaces it watches"), WebEndpointResponse.STATUS_NOT_FOUND);
             case SHUTTING_DOWN -> json(Map.of("error", "controller " + controller + " is shutting down"),
                     WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
         };

@@ -91,6 +91,8 @@ public final class Introspection {
         QUEUED,
         /** No controller has that name. */
         NO_SUCH_CONTROLLER,
+        /** The controller does not reconcile that key: not in a namespace it watches, or not in its cache. */
+        NOT_RECONCILED,
         /** The controller is shutting down and took nothing. */
         SHUTTING_DOWN
     }
@@ -108,6 +110,9 @@ public final class Introspection {
         }
         Controller<?> target = found.get();
         ObjectKey objectKey = parseKey(key, Namespaced.class.isAssignableFrom(target.config().primaryType()));
+        if (!target.reconciles(objectKey)) {
+            return Enqueued.NOT_RECONCILED;
+        }
         if (!target.enqueue(objectKey)) {
             return Enqueued.SHUTTING_DOWN;
         }

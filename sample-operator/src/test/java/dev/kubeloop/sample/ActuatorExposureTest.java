@@ -74,6 +74,13 @@ class ActuatorExposureTest {
                 .statusCode()).isIn(404, 405);
     }
 
+    /** The sample's refresh trigger authenticates nobody: off unless sample.refresh.enabled (never in the chart). */
+    @Test
+    void theUnauthenticatedRefreshTriggerIsOffByDefault() throws Exception {
+        assertThat(post(applicationPort, "/websites/kube-system/anything/refresh", "").statusCode()).isEqualTo(404);
+        assertThat(post(applicationPort, "/websites/demo/hello/refresh", "").statusCode()).isEqualTo(404);
+    }
+
     private static HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
                 .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());

@@ -67,13 +67,21 @@ class HelmChartTest {
     }
 
     @Test
-    void theClusterRoleGrantsTheCustomResourceItsConfigMapsAndEventsOnly() {
+    void theRbacGrantsTheCustomResourceItsConfigMapsAndEventsOnly() {
         List<HasMetadata> objects = render(Map.of());
         CustomResourceDefinition crd = single(objects, CustomResourceDefinition.class);
         assertThat(crd.getMetadata().getName()).isEqualTo(${kind}.PLURAL + "." + ${kind}.GROUP);
         assertThat(crd.getSpec().getScope()).isEqualTo("${scope}");
 
+#if ($namespaced == 'true')
+        // by default the release namespace only: a Role there, nothing cluster-wide
+        assertThat(kinds(objects)).doesNotContain("ClusterRole", "ClusterRoleBinding");
+        List<PolicyRule> rules = workloadRole(objects).getRules();
+        assertThat(workloadRole(objects).getMetadata().getNamespace()).isEqualTo("operators");
+        assertThat(env(objects)).containsEntry("KUBELOOP_NAMESPACES", "operators");
+#else
         List<PolicyRule> rules = single(objects, ClusterRole.class).getRules();
+#end
         assertThat(rules).flatExtracting(PolicyRule::getResources).containsExactlyInAnyOrder(${kind}.PLURAL,
                 ${kind}.PLURAL + "/status", ${kind}.PLURAL + "/finalizers", "configmaps", "events");
         assertThat(rules).flatExtracting(PolicyRule::getVerbs).doesNotContain("delete", "*");
@@ -91,14 +99,18 @@ class HelmChartTest {
                 .containsEntry("KUBELOOP_SHARDING_NAMESPACE", "operators")
                 .containsEntry("KUBELOOP_SHARDING_BUCKETS", "32")
                 .containsEntry("KUBELOOP_SHARDING_LEASE_DURATION", "15s");
-        Role ring = single(objects, Role.class);
-        assertThat(ring.getMetadata().getName()).endsWith("-sharding");
+        Role ring = objects.stream().filter(Role.class::isInstance).map(Role.class::cast)
+                .filter(role -> role.getMetadata().getName().endsWith("-sharding")).findFirst().orElseThrow();
         assertThat(ring.getRules()).singleElement().satisfies(rule -> {
             assertThat(rule.getResources()).containsExactly("leases");
             assertThat(rule.getVerbs()).contains("create", "update", "delete");
         });
         // the slot label the framework writes on each custom resource is a patch
+#if ($namespaced == 'true')
+        assertThat(workloadRole(objects).getRules())
+#else
         assertThat(single(objects, ClusterRole.class).getRules())
+#end
                 .anySatisfy(rule -> assertThat(rule.getResources()).containsExactly(${kind}.PLURAL))
                 .filteredOn(rule -> rule.getResources().contains(${kind}.PLURAL))
                 .allSatisfy(rule -> assertThat(rule.getVerbs()).contains("patch"));
@@ -135,6 +147,32 @@ class HelmChartTest {
                     assertThat(env.getName()).isEqualTo("KUBELOOP_NAMESPACES");
                     assertThat(env.getValue()).isEqualTo("team-a,team-b");
                 });
+    }
+
+    @Test
+    void watchAllNamespacesIsTheExplicitWayToAClusterRole() {
+        List<HasMetadata> objects = render(Map.of("watchAllNamespaces", "true"));
+
+        assertThat(single(objects, ClusterRole.class).getRules()).flatExtracting(PolicyRule::getResources)
+                .contains(${kind}.PLURAL, "configmaps", "events");
+        assertThat(env(objects)).doesNotContainKey("KUBELOOP_NAMESPACES");
+        assertThatThrownBy(() -> render(Map.of("watchAllNamespaces", "true", "watchNamespaces[0]", "team-a")))
+                .hasMessageContaining("watchAllNamespaces and watchNamespaces");
+    }
+
+    private static Role workloadRole(List<HasMetadata> objects) {
+        List<Role> workload = objects.stream().filter(Role.class::isInstance).map(Role.class::cast)
+                .filter(role -> !role.getMetadata().getName().endsWith("-leader-election")
+                        && !role.getMetadata().getName().endsWith("-sharding")).toList();
+        assertThat(workload).hasSize(1);
+        return workload.get(0);
+    }
+
+    private static Map<String, String> env(List<HasMetadata> objects) {
+        Map<String, String> env = new HashMap<>();
+        single(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                .forEach(variable -> env.put(variable.getName(), variable.getValue()));
+        return env;
     }
 #else
     @Test

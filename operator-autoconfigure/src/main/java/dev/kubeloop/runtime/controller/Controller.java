@@ -107,6 +107,11 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
         return config.name();
     }
 
+    @Override
+    public boolean reconciles(ObjectKey key) {
+        return primaryCache.get(key).isPresent();
+    }
+
     /**
      * Queues {@code key} for a reconcile now, at {@code priority}, as if its object had changed.
      *

@@ -4,6 +4,8 @@ import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.queue.ItemState;
 import dev.kubeloop.runtime.controller.Controller;
 import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import dev.kubeloop.runtime.manager.ControllerManager;
@@ -258,6 +260,19 @@ class ActuatorEndpointsTest {
         assertThat(noNamespace.statusCode()).isEqualTo(400);
         assertThat(noNamespace.body()).contains("has no namespace");
         assertThat(post("/actuator/kubeloop/nope", "{\"key\":\"ns/ok\"}").statusCode()).isEqualTo(404);
+    }
+
+    /** Only keys of objects the controller reconciles (watched, in its cache) are queued; nothing else is. */
+    @Test
+    void aKeyTheControllerDoesNotReconcileIsRefusedAndNotQueued() throws Exception {
+        for (ObjectKey key : List.of(ObjectKey.of("kube-system", "anything"), ObjectKey.of("ns", "never-created"))) {
+            HttpResponse<String> refused = post("/actuator/kubeloop/widget", "{\"key\":\"" + key + "\"}");
+
+            assertThat(refused.statusCode()).as("%s", key).isEqualTo(404);
+            assertThat(refused.body()).contains("not reconciled by widget");
+            assertThat(manager.controller("widget").orElseThrow().state(key)).as("never queued")
+                    .isEqualTo(ItemState.ABSENT);
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -14,6 +14,8 @@ import dev.kubeloop.api.watch.Watch;
 import dev.kubeloop.api.watch.WatchConfigurer;
 import dev.kubeloop.api.watch.Watches;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -23,6 +25,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 
 /**
  * Serves each Website with nginx: a ConfigMap with the page, a Deployment mounting it and a
@@ -32,12 +36,18 @@ import java.util.Optional;
  * and Repaired events. Status carries observedGeneration, the ready replicas, the URL and
  * the Ready/Progressing/Degraded conditions, applied with {@code applyStatus}.
  *
- * <p>TLS: {@code spec.tls.secretName} names a Secret the Website does not own. The reconciler
- * watches Secrets metadata-only (it never reads key material; nginx mounts the Secret) and finds
- * the Websites a Secret's change concerns through the index {@value #TLS_SECRET_INDEX}, so a
- * created, rotated or deleted certificate reconciles exactly the Websites that name it. While the
- * Secret is missing, the site is served over HTTP only and says so in its conditions; the ConfigMap
- * with nginx's HTTPS server block, applied only while there is a certificate, is then pruned.
+ * <p>TLS: {@code spec.tls.secretName} names a Secret the Website does not own; nginx mounts it. By
+ * default the reconciler does not look at Secrets at all: Kubernetes RBAC cannot grant "metadata
+ * only", and list/watch on Secrets would let the operator's ServiceAccount read every key in reach.
+ * The site is then served over HTTPS with the Secret mounted by name: its pods start once the
+ * Secret exists (the Deployment's readiness, watched as owned, says so in Ready), and a rotated
+ * certificate reaches nginx at its next restart. With {@value #WATCH_TLS_SECRETS}{@code =true} (the
+ * chart's {@code tlsSecrets.watch}, which then grants list/watch on Secrets where the operator
+ * works) it watches Secrets metadata-only (it never reads key material) and finds the Websites a
+ * Secret's change concerns through the index {@value #TLS_SECRET_INDEX}, so a created, rotated or
+ * deleted certificate reconciles exactly the Websites that name it. While the Secret is missing, the
+ * site is served over HTTP only and says so in its conditions; the ConfigMap with nginx's HTTPS
+ * server block, applied only while there is a certificate, is then pruned.
  *
  * <p>A spec the CRD schema cannot reject (an image reference that does not parse, a name that
  * cannot name a Service) gets {@code Ready=False, reason=InvalidSpec} and one Warning event, and is
@@ -60,19 +70,27 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
     static final String TLS_SECRET_NOT_FOUND = "TLSSecretNotFound";
     /** Websites by the name of the TLS Secret they refer to. */
     static final String TLS_SECRET_INDEX = "spec.tls.secretName";
+    /** The property that turns the metadata-only watch of TLS Secrets on (off by default). */
+    static final String WATCH_TLS_SECRETS = "sample.tls-secrets.watch";
 
     private final Clock clock;
+    private final boolean watchTlsSecrets;
 
-    public WebsiteReconciler() {
-        this(Clock.systemUTC());
+    @Autowired
+    public WebsiteReconciler(@Value("${" + WATCH_TLS_SECRETS + ":false}") boolean watchTlsSecrets) {
+        this(Clock.systemUTC(), watchTlsSecrets);
     }
 
-    WebsiteReconciler(Clock clock) {
+    WebsiteReconciler(Clock clock, boolean watchTlsSecrets) {
         this.clock = clock;
+        this.watchTlsSecrets = watchTlsSecrets;
     }
 
     @Override
     public void configureWatches(Watches<Website> watches) {
+        if (!watchTlsSecrets) {
+            return; // no Secret informer, so no list/watch on Secrets to grant
+        }
         watches.index(Website.class, TLS_SECRET_INDEX, site -> {
             String secret = WebsiteResources.tlsSecretName(site);
             return secret == null ? List.of() : List.of(secret);
@@ -86,9 +104,9 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
             return notServable(site, context, INVALID_SPEC, problem.get());
         }
         String tlsSecretName = WebsiteResources.tlsSecretName(site);
-        Secret tlsSecret = tlsSecretName == null ? null
-                : context.cached(Secret.class, ObjectKey.of(site.getMetadata().getNamespace(), tlsSecretName))
-                        .orElse(null);
+        HasMetadata tlsSecret = tlsSecretName == null ? null : watchTlsSecrets
+                ? context.cached(Secret.class, ObjectKey.of(site.getMetadata().getNamespace(), tlsSecretName)).orElse(null)
+                : unseen(tlsSecretName);
         boolean tls = tlsSecret != null;
         Deployment deployment;
         try {
@@ -134,6 +152,11 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
             WebsiteIndex.remove(site, context);
         }
         return Result.done();
+    }
+
+    /** A Secret known by name only (not watched): assumed to exist; nginx's pods wait for it. */
+    private static HasMetadata unseen(String name) {
+        return new SecretBuilder().withNewMetadata().withName(name).endMetadata().build();
     }
 
     /**

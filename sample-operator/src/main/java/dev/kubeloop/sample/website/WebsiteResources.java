@@ -93,9 +93,9 @@ final class WebsiteResources {
     }
 
     /**
-     * The Deployment; with {@code tlsSecret} (the Secret as cached: metadata only), nginx also serves
-     * HTTPS with its certificate, and the Secret's resourceVersion on the pod template rolls the pods
-     * when the certificate is rotated.
+     * The Deployment; with {@code tlsSecret} (the Secret as cached: metadata only; or its name alone
+     * when Secrets are not watched), nginx also serves HTTPS with its certificate, and the Secret's
+     * resourceVersion, when known, on the pod template rolls the pods when the certificate is rotated.
      */
     static Deployment deployment(Website site, HasMetadata tlsSecret) {
         PodSpecBuilder pod = new PodSpecBuilder()
@@ -109,7 +109,9 @@ final class WebsiteResources {
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(CONTENT_HASH, hash(html(site)));
         if (tlsSecret != null) {
-            annotations.put(TLS_SECRET_VERSION, tlsSecret.getMetadata().getResourceVersion());
+            if (tlsSecret.getMetadata().getResourceVersion() != null) { // known only when Secrets are watched
+                annotations.put(TLS_SECRET_VERSION, tlsSecret.getMetadata().getResourceVersion());
+            }
             pod.editFirstContainer()
                     .addNewPort().withName("https").withContainerPort(HTTPS_PORT).withProtocol("TCP").endPort()
                     .addNewVolumeMount().withName("tls").withMountPath("/etc/nginx/tls").withReadOnly(true)

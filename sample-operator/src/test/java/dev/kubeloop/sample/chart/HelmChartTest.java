@@ -49,8 +49,8 @@ class HelmChartTest {
     void defaultsRenderTwoLeaderElectedReplicasWithProbesOnTheManagementPort() {
         RenderedChart chart = RenderedChart.render(Map.of());
 
-        assertThat(chart.kinds()).containsExactlyInAnyOrder("ServiceAccount", "Role", "RoleBinding", "ClusterRole",
-                "ClusterRoleBinding", "Service", "Deployment", "PodDisruptionBudget", "CustomResourceDefinition",
+        assertThat(chart.kinds()).containsExactlyInAnyOrder("ServiceAccount", "Role", "RoleBinding", "Role",
+                "RoleBinding", "Service", "Deployment", "PodDisruptionBudget", "CustomResourceDefinition",
                 "Secret", "Service", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration");
         Deployment deployment = chart.one(Deployment.class);
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
@@ -71,7 +71,7 @@ class HelmChartTest {
                 .containsEntry("MANAGEMENT_ENDPOINT_KUBELOOP_ACCESS", "read-only")
                 .containsEntry("KUBELOOP_INFORMER_LIST_PAGE_SIZE", "500")
                 .containsEntry("SAMPLE_DEMO", "off")
-                .doesNotContainKey("KUBELOOP_RECONCILERS_WEBSITE_NAMESPACES");
+                .containsEntry("KUBELOOP_RECONCILERS_WEBSITE_NAMESPACES", RenderedChart.NAMESPACE);
         assertThat(env.get("JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError");
         assertThat(operator.getResources().getLimits()).containsKeys("cpu", "memory");
         assertThat(operator.getResources().getRequests()).containsKeys("cpu", "memory");
@@ -112,20 +112,31 @@ class HelmChartTest {
         });
     }
 
+    /**
+     * The default install works in the release namespace only and has no access to Secrets: a Role
+     * there for Websites and their owned objects, a Role for the Lease, nothing cluster-wide.
+     */
     @Test
     void rbacGrantsOnlyWhatTheOperatorUsesAndNoWildcards() {
         RenderedChart chart = RenderedChart.render(Map.of());
-        List<PolicyRule> clusterRules = chart.one(ClusterRole.class).getRules();
-        assertThat(resources(clusterRules)).containsExactlyInAnyOrder("websites", "websites/status",
-                "websites/finalizers", "configmaps", "services", "deployments", "secrets", "events");
-        Role leases = chart.one(Role.class);
+        assertThat(chart.all(ClusterRole.class)).isEmpty();
+        assertThat(chart.all(ClusterRoleBinding.class)).isEmpty();
+        assertThat(chart.all(Role.class)).allSatisfy(role ->
+                assertThat(role.getMetadata().getNamespace()).isEqualTo(RenderedChart.NAMESPACE));
+        List<PolicyRule> workloadRules = role(chart, "kl-sample-operator").getRules();
+        assertThat(resources(workloadRules)).containsExactlyInAnyOrder("websites", "websites/status",
+                "websites/finalizers", "configmaps", "services", "deployments", "events");
+        assertThat(env(chart.one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0)))
+                .containsEntry("KUBELOOP_RECONCILERS_WEBSITE_NAMESPACES", RenderedChart.NAMESPACE)
+                .containsEntry("SAMPLE_TLS_SECRETS_WATCH", "false");
+        Role leases = role(chart, "kl-sample-operator-leader-election");
         assertThat(leases.getMetadata().getNamespace()).isEqualTo(RenderedChart.NAMESPACE);
         assertThat(leases.getRules()).singleElement().satisfies(rule -> {
             assertThat(rule.getApiGroups()).containsExactly("coordination.k8s.io");
             assertThat(rule.getResources()).containsExactly("leases");
             assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch", "create", "update", "patch");
         });
-        for (List<PolicyRule> rules : List.of(clusterRules, leases.getRules())) {
+        for (List<PolicyRule> rules : List.of(workloadRules, leases.getRules())) {
             assertThat(rules).allSatisfy(rule -> {
                 assertThat(rule.getVerbs()).doesNotContain("*");
                 assertThat(rule.getResources()).doesNotContain("*");
@@ -133,8 +144,49 @@ class HelmChartTest {
                 assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
             });
         }
+        assertThat(chart.all(RoleBinding.class)).hasSize(2).allSatisfy(binding -> assertThat(binding.getSubjects())
+                .singleElement().satisfies(subject -> assertThat(subject.getNamespace())
+                        .isEqualTo(RenderedChart.NAMESPACE)));
+    }
+
+    /** Cluster-wide reach is one explicit value, and the operator then watches every namespace. */
+    @Test
+    void watchAllNamespacesIsTheOnlyWayToAClusterRole() {
+        RenderedChart chart = RenderedChart.render(Map.of("watchAllNamespaces", "true"));
+        assertThat(resources(chart.one(ClusterRole.class).getRules())).containsExactlyInAnyOrder("websites",
+                "websites/status", "websites/finalizers", "configmaps", "services", "deployments", "events");
         assertThat(chart.one(ClusterRoleBinding.class).getSubjects()).singleElement()
                 .satisfies(subject -> assertThat(subject.getNamespace()).isEqualTo(RenderedChart.NAMESPACE));
+        assertThat(chart.all(Role.class)).extracting(role -> role.getMetadata().getName())
+                .containsExactly("kl-sample-operator-leader-election");
+        assertThat(env(chart.one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0)))
+                .doesNotContainKey("KUBELOOP_RECONCILERS_WEBSITE_NAMESPACES");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("watchAllNamespaces", "true",
+                "watchNamespaces[0]", "team-a"))).hasMessageContaining("watchAllNamespaces and watchNamespaces");
+    }
+
+    /** Secrets (list/watch, which RBAC cannot confine to metadata) only with tlsSecrets.watch, and only where the operator works. */
+    @Test
+    void tlsSecretsWatchIsTheOnlyWayToSecrets() {
+        RenderedChart chart = RenderedChart.render(Map.of("tlsSecrets.watch", "true"));
+        assertThat(role(chart, "kl-sample-operator").getRules()).filteredOn(rule -> rule.getResources()
+                .contains("secrets")).singleElement().satisfies(rule -> assertThat(rule.getVerbs())
+                        .containsExactlyInAnyOrder("list", "watch"));
+        assertThat(env(chart.one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0)))
+                .containsEntry("SAMPLE_TLS_SECRETS_WATCH", "true");
+        for (Map<String, Object> values : List.<Map<String, Object>>of(Map.of(), Map.of("watchAllNamespaces", "true"),
+                Map.of("watchNamespaces[0]", "team-a"), Map.of("sharding.enabled", "true"))) {
+            RenderedChart without = RenderedChart.render(values);
+            List<PolicyRule> rules = new ArrayList<>();
+            without.all(ClusterRole.class).forEach(role -> rules.addAll(role.getRules()));
+            without.all(Role.class).forEach(role -> rules.addAll(role.getRules()));
+            assertThat(resources(rules)).as("%s", values).doesNotContain("secrets");
+        }
+    }
+
+    private static Role role(RenderedChart chart, String name) {
+        return chart.all(Role.class).stream().filter(role -> role.getMetadata().getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no Role " + name));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -149,7 +201,7 @@ class HelmChartTest {
             assertThat(rule.getResources()).isNotEmpty().doesNotContain("*", "serviceaccounts/token",
                     "pods/exec", "roles", "clusterroles", "rolebindings", "clusterrolebindings");
             if (rule.getResources().contains("secrets")) {
-                // the TLS Secrets Websites name are watched metadata-only: never read one by name, never write
+                // tlsSecrets.watch: the TLS Secrets Websites name are watched metadata-only: never read one by name, never write
                 assertThat(rule.getResources()).containsExactly("secrets");
                 assertThat(rule.getVerbs()).containsExactlyInAnyOrder("list", "watch");
             }
@@ -169,6 +221,8 @@ class HelmChartTest {
     static Stream<Arguments> valueCombinations() {
         return Stream.of(
                 Arguments.of("defaults", Map.of()),
+                Arguments.of("watchAllNamespaces and tlsSecrets.watch", Map.of("watchAllNamespaces", "true",
+                        "tlsSecrets.watch", "true")),
                 Arguments.of("watchNamespaces", Map.of("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b")),
                 Arguments.of("single replica without leader election", Map.of("replicaCount", "1",
                         "leaderElection.enabled", "false")),
@@ -252,14 +306,13 @@ class HelmChartTest {
                 .containsEntry("KUBELOOP_SHARDING_NAMESPACE", RenderedChart.NAMESPACE)
                 .containsEntry("KUBELOOP_SHARDING_LEASE_DURATION", "15s")
                 .containsKey("KUBELOOP_SHARDING_RING_NAME");
-        Role ring = chart.one(Role.class);
-        assertThat(ring.getMetadata().getName()).endsWith("-sharding");
+        Role ring = role(chart, "kl-sample-operator-sharding");
         assertThat(ring.getRules()).singleElement().satisfies(rule -> {
             assertThat(rule.getResources()).containsExactly("leases");
             assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch", "create", "update", "patch",
                     "delete");
         });
-        assertThat(chart.one(ClusterRole.class).getRules()).anySatisfy(rule -> {
+        assertThat(role(chart, "kl-sample-operator").getRules()).anySatisfy(rule -> {
             assertThat(rule.getResources()).contains("websites");
             assertThat(rule.getVerbs()).as("the slot label is a patch").contains("patch");
         });

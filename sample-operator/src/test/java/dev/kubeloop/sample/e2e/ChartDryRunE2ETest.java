@@ -89,7 +89,9 @@ class ChartDryRunE2ETest {
 
     static Stream<Arguments> modes() {
         return Stream.of(
-                Arguments.of("cluster-wide, webhooks with the chart's certificate (defaults)", Map.of()),
+                Arguments.of("release namespace, webhooks with the chart's certificate (defaults)", Map.of()),
+                Arguments.of("cluster-wide, with the TLS Secret watch", Map.of("watchAllNamespaces", "true",
+                        "tlsSecrets.watch", "true")),
                 Arguments.of("namespaced (watchNamespaces)", Map.of("watchNamespaces[0]", "$NAMESPACE")),
                 Arguments.of("webhooks with cert-manager and a self-signed Issuer",
                         Map.of("webhooks.certificate.source", "cert-manager")),

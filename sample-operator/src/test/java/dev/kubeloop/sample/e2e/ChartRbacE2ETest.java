@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -35,13 +36,15 @@ import org.springframework.core.env.Environment;
  * the identity is not secretly more powerful. The test itself acts as a user with the kit's
  * (admin) client.
  *
- * <p>Subclasses choose the chart's mode through the property {@value #WATCH_NAMESPACE}: the
- * operator's Roles in the watched namespace, or its ClusterRole.
+ * <p>Subclasses choose the chart's values through the property {@value #CHART_VALUES}
+ * ({@code key=value} pairs, comma-separated; none: the defaults, Roles in the release namespace,
+ * which is the test namespace), and set the operator's properties to match, as the chart's
+ * Deployment would.
  */
 abstract class ChartRbacE2ETest {
 
-    /** true: render the chart with {@code watchNamespaces=[<test namespace>]}; false: with its defaults (a ClusterRole). */
-    static final String WATCH_NAMESPACE = "e2e.chart.watch-test-namespace";
+    /** The chart's values, {@code key=value,key=value}; empty: its defaults. */
+    static final String CHART_VALUES = "e2e.chart.values";
 
     @Autowired
     KubeloopTestKit kit;
@@ -111,7 +114,8 @@ abstract class ChartRbacE2ETest {
     void theIdentityHasNothingBeyondTheChartsRules() {
         List<String> refused = new ArrayList<>();
         try (KubernetesClient operator = rbac.client(refused)) {
-            // Secrets: list and watch only (the TLS Secrets Websites name, watched metadata-only); no get, no write
+            // Secrets: at most list and watch (tlsSecrets.watch: the TLS Secrets Websites name, watched
+            // metadata-only); never get, never write
             assertThatThrownBy(() -> operator.secrets().inNamespace(kit.namespace()).withName("any").get())
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
             assertThatThrownBy(() -> operator.secrets().inNamespace(kit.namespace()).resource(new SecretBuilder()
@@ -131,8 +135,11 @@ abstract class ChartRbacE2ETest {
 
         @Bean
         ChartRbac chartRbac(TestCluster cluster, Environment environment) {
-            Map<String, Object> values = environment.getProperty(WATCH_NAMESPACE, Boolean.class, false)
-                    ? Map.of("watchNamespaces[0]", cluster.namespace()) : Map.of();
+            Map<String, Object> values = new LinkedHashMap<>();
+            for (String pair : environment.getProperty(CHART_VALUES, String[].class, new String[0])) {
+                String[] keyAndValue = pair.split("=", 2);
+                values.put(keyAndValue[0].trim(), keyAndValue[1].trim());
+            }
             return ChartRbac.install(cluster.client(), cluster.namespace(), values);
         }
 

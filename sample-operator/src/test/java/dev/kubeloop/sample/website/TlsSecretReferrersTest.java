@@ -32,7 +32,7 @@ import org.springframework.context.annotation.Bean;
  * asks the index and nothing else: see MappersTest in the library).
  */
 @KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
-        properties = {"sample.demo=off", "kubeloop.reconcilers.website.workers=4"})
+        properties = {"sample.demo=off", "sample.tls-secrets.watch=true", "kubeloop.reconcilers.website.workers=4"})
 class TlsSecretReferrersTest {
 
     private static final int WEBSITES = 1_000;

@@ -21,12 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * A Website's TLS Secret, which it names but does not own: the reconciler follows it through a
- * metadata-only watch and an index. Runs on the kit's embedded API server and, in the e2e suite,
+ * A Website's TLS Secret, which it names but does not own: with {@code sample.tls-secrets.watch=true}
+ * the reconciler follows it through a metadata-only watch and an index. Runs on the kit's embedded API server and, in the e2e suite,
  * on a real kube-apiserver (where the watch asks for PartialObjectMetadata).
  */
 @KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
-        properties = "sample.demo=off")
+        properties = {"sample.demo=off", WebsiteReconciler.WATCH_TLS_SECRETS + "=true"})
 class WebsiteTlsTest {
 
     @Autowired
