@@ -74,8 +74,9 @@ public final class RequestFence implements AutoCloseable {
                     owner.interrupt();
                 }
             }
-            log.warn("Refused a retry of {}: this replica no longer holds the Lease or bucket of the reconcile that "
-                    + "sent it; interrupted that reconcile", what);
+            log.warn("Refused {} from {} (a retry of fabric8's, or a thread of the reconciler's): this replica no "
+                    + "longer holds the Lease or bucket of the reconcile that sent it; interrupted that reconcile", what,
+                    Thread.currentThread().getName());
         }
         throw new Refused(what);
     }
