@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  *       own: fabric8 checks the deadline only between attempts, and an API call that hangs would
  *       let it act past the deadline.
  *   <li><b>Fencing.</b> Once {@link #fence() fenced} (the term lost the Lease or was replaced),
- *       creates and updates fail with a 409 before reaching the API server, so a term that is being
- *       cancelled can neither renew nor release a Lease that a newer term of this replica holds.
+ *       reads, creates and updates fail with a 409 before reaching the API server, so a term that
+ *       is being cancelled can neither renew nor release a Lease that a newer term of this replica
+ *       holds (nor read it first: fabric8 logged a failed read there at ERROR with its trace; a 409
+ *       it takes for "leadership already lost", at DEBUG).
  *   <li><b>A release that releases.</b> fabric8 7.8 releases by writing a record whose holder is
  *       null; serialised without nulls, the merge patch leaves {@code holderIdentity} as it was, and
  *       others wait a further second. An empty holder is written instead, as client-go does, which

@@ -65,7 +65,7 @@ class MockLeaseSupportTest {
     }
 
     @Test
-    void aFencedLockNoLongerWrites() {
+    void aFencedLockNoLongerWritesNorReads() {
         ObservedLeaseLock lock = new ObservedLeaseLock(new LeaseLock("ns", "op-leader", "a"), record -> { });
         lock.create(client, record("a"));
         lock.fence();
@@ -73,7 +73,10 @@ class MockLeaseSupportTest {
         assertThatThrownBy(() -> lock.update(client, record(null)))
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
         assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("a");
-        assertThat(lock.get(client).getHolderIdentity()).as("reads still work").isEqualTo("a");
+        // fabric8 reads before it releases a cancelled term, and logged a failed read at ERROR with its trace;
+        // a 409 it takes for "leadership already lost" and logs at DEBUG (LeaseLossLogTest)
+        assertThatThrownBy(() -> lock.get(client))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
     }
 
     private Lease lease() {
