@@ -90,11 +90,7 @@ class JsonFidelityE2ETest {
         CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions()
                 .load(new ByteArrayInputStream(CRD_YAML.getBytes(StandardCharsets.UTF_8))).item();
         client.resource(crd).createOr(existing -> existing.update());
-        client.apiextensions().v1().customResourceDefinitions().withName(CRD).waitUntilCondition(c ->
-                c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-                        && c.getStatus().getConditions().stream().anyMatch(condition ->
-                                condition.getType().equals("Established") && condition.getStatus().equals("True")),
-                60, TimeUnit.SECONDS);
+        Crds.awaitEstablished(client, CRD, 60);
     }
 
     @AfterAll
