@@ -239,8 +239,8 @@ restore_sysctls() {
   done
 }
 
-# Chains named KUBE-* or CNI-* that were not there before (kubelet's, kube-proxy's, the CNI
-# plugins'): every rule jumping to them is deleted, then they are flushed and deleted.
+# Chains named KUBE-*, CNI-* or KUBELOOP-* that were not there before (kubelet's, kube-proxy's,
+# the CNI plugins', ours): every rule jumping to them is deleted, then they are flushed and deleted.
 restore_iptables() {
   local tool table chain rule
   for tool in iptables ip6tables; do
@@ -250,7 +250,7 @@ restore_iptables() {
       while read -r chain; do
         [ -n "$chain" ] || continue
         grep -qx -- "$chain" <<<"$before" || ours+=("$chain")
-      done < <("$tool" -w -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^(KUBE-|CNI-)/ {print $2}')
+      done < <("$tool" -w -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^(KUBE-|CNI-|KUBELOOP-)/ {print $2}')
       [ ${#ours[@]} -gt 0 ] || continue
       local pattern
       pattern=$(printf '%s|' "${ours[@]}")
@@ -281,6 +281,10 @@ setup_network() {
   [ -e "$(sysctl_path net.bridge.bridge-nf-call-iptables)" ] || modprobe br_netfilter 2>/dev/null || true
   [ -e "$(sysctl_path net.bridge.bridge-nf-call-iptables)" ] || die "br_netfilter is not available"
   set_sysctl net.bridge.bridge-nf-call-iptables 1
+  # Pods reach each other, Services and this host, nothing beyond: refused, not forwarded out.
+  iptables -w -N KUBELOOP-EGRESS 2>/dev/null || iptables -w -F KUBELOOP-EGRESS
+  iptables -w -A KUBELOOP-EGRESS -i "$BRIDGE" ! -o "$BRIDGE" -j REJECT
+  iptables -w -C FORWARD -j KUBELOOP-EGRESS 2>/dev/null || iptables -w -I FORWARD 1 -j KUBELOOP-EGRESS
   mkdir -p "$STATE_DIR/cni/net.d" "$STATE_DIR/cni/ipam"
   # no ipMasq: pods talk to each other, to Services and to the API server on the gateway, never out
   cat >"$STATE_DIR/cni/net.d/10-kubeloop.conflist" <<EOF
@@ -341,8 +345,8 @@ write_kubeconfig() { # file, certificate name
   ca=$(base64 -w0 <"$PKI/ca.crt")
   crt=$(base64 -w0 <"$PKI/$2.crt")
   key=$(base64 -w0 <"$PKI/$2.key")
-  umask 077
-  cat >"$1.tmp" <<EOF
+  (umask 077; : >"$1.tmp")   # a umask set here would reach every daemon started after (containerd's rootfs)
+  cat >>"$1.tmp" <<EOF
 apiVersion: v1
 kind: Config
 clusters:
@@ -373,8 +377,10 @@ write_configs() {
     write_kubeconfig "$STATE_DIR/config/$name.kubeconfig" "$name"
   done
   write_kubeconfig "$KUBECONFIG_FILE" admin
-  # no DNS server here: pods get an empty resolver configuration, not the host's
-  : >"$STATE_DIR/config/resolv.conf"
+  # No DNS server here. Without a nameserver containerd would give pods the host's, outside the
+  # machine; the gateway refuses port 53 at once, so a lookup (the JDK's HTTPS server resolves every
+  # client's address) fails in a millisecond instead of timing out.
+  printf 'nameserver %s\noptions timeout:1 attempts:1\n' "$GATEWAY" >"$STATE_DIR/config/resolv.conf"
   cat >"$STATE_DIR/config/containerd.toml" <<EOF
 version = 2
 root = "$STATE_DIR/containerd/root"
@@ -528,7 +534,7 @@ start_apiserver() {
     --service-account-issuer=https://kubernetes.default.svc \
     --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
     --service-cluster-ip-range="$SERVICE_CIDR" --service-node-port-range="$NODE_PORTS" \
-    --allow-privileged=true --profiling=false --v=1
+    --kubelet-preferred-address-types=InternalIP --allow-privileged=true --profiling=false --v=1
   await "kube-apiserver ready" 90 apiserver_ready
   log "kube-apiserver https://$GATEWAY:$APISERVER_PORT ready"
 }
@@ -540,6 +546,7 @@ start_controllers() {
     --authorization-kubeconfig="$STATE_DIR/config/kube-controller-manager.kubeconfig" \
     --service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" \
     --use-service-account-credentials=true --service-cluster-ip-range="$SERVICE_CIDR" \
+    --flex-volume-plugin-dir="$STATE_DIR/kubelet-volume-plugins" \
     --cluster-signing-cert-file="$PKI/ca.crt" --cluster-signing-key-file="$PKI/ca.key" \
     --leader-elect=false --bind-address=127.0.0.1 --port=0 --secure-port=10257 --profiling=false --v=1
   running_pid kube-scheduler >/dev/null || spawn kube-scheduler "$BIN_DIR/kube-scheduler" \
