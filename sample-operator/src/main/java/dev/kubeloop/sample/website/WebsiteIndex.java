@@ -26,8 +26,18 @@ final class WebsiteIndex {
         context.apply(index(site).addToData(site.getMetadata().getName(), url).build(), entryOf(site));
     }
 
-    /** Removes the site's entry: the site's manager applies the index without it. */
+    /**
+     * Removes the site's entry: the site's manager applies the index without it. Nothing to do when
+     * the index has no entry for the site, or is gone: an apply would create it, and in a namespace
+     * being deleted (whose content the namespace controller deletes first) creating is refused,
+     * forever, so the finalizer would never go and the namespace would never finish terminating.
+     */
     static void remove(Website site, ReconcileContext<Website> context) {
+        ConfigMap live = context.client().configMaps().inNamespace(site.getMetadata().getNamespace()).withName(NAME)
+                .get();
+        if (!entries(live).containsKey(site.getMetadata().getName())) {
+            return;
+        }
         context.apply(index(site).build(), entryOf(site));
     }
 
