@@ -60,8 +60,11 @@ READY_TIMEOUT=${KUBELOOP_APISERVER_READY_TIMEOUT:-90}
 log() { printf '[local-apiserver] %s\n' "$*" >&2; }
 die() { printf '[local-apiserver] error: %s\n' "$*" >&2; exit 1; }
 
+PID_DIR=$STATE_DIR
 # shellcheck source=lib/kubernetes-build.sh
 . "$ROOT/scripts/lib/kubernetes-build.sh"
+# shellcheck source=lib/local-node.sh
+. "$ROOT/scripts/lib/local-node.sh"
 
 # --- build -----------------------------------------------------------------------------------
 
@@ -104,17 +107,11 @@ ensure_pki() {
   log "creating certificates and service-account keys in $PKI"
   (
     cd "$PKI"
-    openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -keyout ca.key -out ca.crt \
-      -subj "/CN=kubeloop-local-apiserver-ca" 2>/dev/null
-    openssl req -newkey rsa:2048 -nodes -sha256 -keyout serving.key -out serving.csr \
-      -subj "/CN=kube-apiserver" 2>/dev/null
-    printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc" \
-      "extendedKeyUsage=serverAuth" "keyUsage=digitalSignature,keyEncipherment" >serving.ext
-    openssl x509 -req -sha256 -days 3650 -in serving.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
-      -extfile serving.ext -out serving.crt 2>/dev/null
-    openssl genrsa -out sa.key 2048 2>/dev/null
-    openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
-    rm -f serving.csr serving.ext
+    pki_ca kubeloop-local-apiserver-ca
+    pki_cert serving /CN=kube-apiserver \
+      "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc" \
+      "extendedKeyUsage=serverAuth" "keyUsage=digitalSignature,keyEncipherment"
+    pki_sa_keys
   )
 }
 
@@ -160,45 +157,6 @@ EOF
 }
 
 # --- processes ---------------------------------------------------------------------------------
-
-# The PID in the file if that process is still ours (a recycled PID is not).
-running_pid() {
-  local name=$1 pid
-  [ -f "$STATE_DIR/$name.pid" ] || return 1
-  pid=$(cat "$STATE_DIR/$name.pid")
-  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$STATE_DIR" || return 1
-  echo "$pid"
-}
-
-stop_process() {
-  local name=$1 pid i
-  if ! pid=$(running_pid "$name"); then
-    rm -f "$STATE_DIR/$name.pid"
-    return 0
-  fi
-  kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 1 100); do
-    [ -d "/proc/$pid" ] || break
-    sleep 0.1
-  done
-  if [ -d "/proc/$pid" ]; then
-    log "$name (PID $pid) did not stop within 10 s; killing it"
-    kill -KILL "$pid" 2>/dev/null || true
-    while [ -d "/proc/$pid" ]; do sleep 0.1; done
-  fi
-  rm -f "$STATE_DIR/$name.pid"
-  log "stopped $name (PID $pid)"
-}
-
-# Starts a daemon detached from the caller (own session, no inherited descriptors), so that it
-# outlives this script and never holds a test runner's pipes open.
-spawn() {
-  local name=$1
-  shift
-  setsid "$@" </dev/null >>"$LOGS/$name.log" 2>&1 &
-  echo $! >"$STATE_DIR/$name.pid"
-}
 
 etcd_endpoint() { echo "http://127.0.0.1:$ETCD_PORT"; }
 

@@ -81,8 +81,11 @@ IMAGE_RECIPE=1   # raise when the base images' recipe changes: cached tars are r
 log() { printf '[local-cluster] %s\n' "$*" >&2; }
 die() { printf '[local-cluster] error: %s\n' "$*" >&2; exit 1; }
 
+PID_DIR=$PIDS
 # shellcheck source=lib/kubernetes-build.sh
 . "$ROOT/scripts/lib/kubernetes-build.sh"
+# shellcheck source=lib/local-node.sh
+. "$ROOT/scripts/lib/local-node.sh"
 
 [ "$(id -u)" -eq 0 ] || [ "${1:-}" = kubeconfig ] || [ "${1:-}" = status ] \
   || die "needs root: it runs kubelet and containerd and changes the network"
@@ -302,16 +305,6 @@ EOF
 
 # --- certificates, kubeconfigs, configuration ----------------------------------------------------
 
-client_cert() { # name, CN, O (may be empty)
-  local subj="/CN=$2"
-  [ -z "${3:-}" ] || subj="/O=$3$subj"
-  openssl req -newkey rsa:2048 -nodes -sha256 -keyout "$1.key" -out "$1.csr" -subj "$subj" 2>/dev/null
-  printf '%s\n' "extendedKeyUsage=clientAuth" "keyUsage=digitalSignature,keyEncipherment" >"$1.ext"
-  openssl x509 -req -sha256 -days 3650 -in "$1.csr" -CA ca.crt -CAkey ca.key -CAcreateserial \
-    -extfile "$1.ext" -out "$1.crt" 2>/dev/null
-  rm -f "$1.csr" "$1.ext"
-}
-
 ensure_pki() {
   [ -f "$PKI/done" ] && return 0
   rm -rf "$PKI"
@@ -320,22 +313,18 @@ ensure_pki() {
   log "creating certificates and service-account keys in $PKI"
   (
     cd "$PKI"
-    openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -keyout ca.key -out ca.crt \
-      -subj "/CN=kubeloop-local-cluster-ca" 2>/dev/null
-    openssl req -newkey rsa:2048 -nodes -sha256 -keyout apiserver.key -out apiserver.csr -subj "/CN=kube-apiserver" 2>/dev/null
-    printf '%s\n' "subjectAltName=IP:$GATEWAY,IP:$SERVICE_IP,IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local" \
-      "extendedKeyUsage=serverAuth" "keyUsage=digitalSignature,keyEncipherment" >apiserver.ext
-    openssl x509 -req -sha256 -days 3650 -in apiserver.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
-      -extfile apiserver.ext -out apiserver.crt 2>/dev/null
-    rm -f apiserver.csr apiserver.ext
-    client_cert admin kubeloop-admin system:masters
-    client_cert apiserver-kubelet-client kube-apiserver-kubelet-client system:masters
-    client_cert kube-controller-manager system:kube-controller-manager
-    client_cert kube-scheduler system:kube-scheduler
-    client_cert kube-proxy system:kube-proxy
-    client_cert kubelet "system:node:$NODE_NAME" system:nodes
-    openssl genrsa -out sa.key 2048 2>/dev/null
-    openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
+    pki_ca kubeloop-local-cluster-ca
+    pki_cert apiserver /CN=kube-apiserver \
+      "subjectAltName=IP:$GATEWAY,IP:$SERVICE_IP,IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local" \
+      "extendedKeyUsage=serverAuth" "keyUsage=digitalSignature,keyEncipherment"
+    local client=("extendedKeyUsage=clientAuth" "keyUsage=digitalSignature,keyEncipherment")
+    pki_cert admin /O=system:masters/CN=kubeloop-admin "${client[@]}"
+    pki_cert apiserver-kubelet-client /O=system:masters/CN=kube-apiserver-kubelet-client "${client[@]}"
+    pki_cert kube-controller-manager /CN=system:kube-controller-manager "${client[@]}"
+    pki_cert kube-scheduler /CN=system:kube-scheduler "${client[@]}"
+    pki_cert kube-proxy /CN=system:kube-proxy "${client[@]}"
+    pki_cert kubelet "/O=system:nodes/CN=system:node:$NODE_NAME" "${client[@]}"
+    pki_sa_keys
     touch done
   )
 }
@@ -440,45 +429,6 @@ EOF
 }
 
 # --- processes ---------------------------------------------------------------------------------
-
-running_pid() {
-  local name=$1 pid
-  [ -f "$PIDS/$name.pid" ] || return 1
-  pid=$(cat "$PIDS/$name.pid")
-  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$STATE_DIR" || return 1
-  echo "$pid"
-}
-
-stop_pid() { # name, pid, seconds before KILL
-  local name=$1 pid=$2 i
-  kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 1 $((${3:-10} * 10))); do
-    [ -d "/proc/$pid" ] || break
-    sleep 0.1
-  done
-  if [ -d "/proc/$pid" ]; then
-    log "$name (PID $pid) did not stop within ${3:-10} s; killing it"
-    kill -KILL "$pid" 2>/dev/null || true
-    while [ -d "/proc/$pid" ]; do sleep 0.1; done
-  fi
-}
-
-stop_process() {
-  local name=$1 pid
-  if pid=$(running_pid "$name"); then
-    stop_pid "$name" "$pid" "${2:-10}"
-    log "stopped $name (PID $pid)"
-  fi
-  rm -f "$PIDS/$name.pid"
-}
-
-spawn() {
-  local name=$1
-  shift
-  setsid "$@" </dev/null >>"$LOGS/$name.log" 2>&1 &
-  echo $! >"$PIDS/$name.pid"
-}
 
 await() { # description, seconds, command...
   local what=$1 seconds=$2 deadline
