@@ -6,7 +6,8 @@
 # controller-manager (no garbage collector, namespace or token controller), no scheduler, no
 # kubelet. Everything binds 127.0.0.1 only.
 #
-#   scripts/local-apiserver.sh build      build and cache kube-apiserver (no-op when cached)
+#   scripts/local-apiserver.sh build      build and cache kube-apiserver (no-op when cached by the
+#                                         current recipe: scripts/lib/kubernetes-build.sh)
 #   scripts/local-apiserver.sh start [--audit]
 #                                         start etcd and kube-apiserver (builds first if needed),
 #                                         wait until ready, write the kubeconfig; --audit (or
@@ -53,135 +54,21 @@ AUDIT_POLICY=$STATE_DIR/audit-policy.yaml
 AUDIT_LOG=$LOGS/audit.log
 AUDIT_MARKER=$STATE_DIR/audit.on   # present while kube-apiserver is (to be) started with the audit log
 
-SOURCE_PACKAGE=kubernetes
-GO_PACKAGE=golang-1.19-go
-GO_ROOT=/usr/lib/go-1.19
-BUILD_PACKAGES=("$GO_PACKAGE" make rsync dpkg-dev golang-github-modern-go-reflect2-dev)
 RUNTIME_PACKAGES=(etcd-server etcd-client openssl curl)
 READY_TIMEOUT=${KUBELOOP_APISERVER_READY_TIMEOUT:-90}
 
 log() { printf '[local-apiserver] %s\n' "$*" >&2; }
 die() { printf '[local-apiserver] error: %s\n' "$*" >&2; exit 1; }
 
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
-
-# Installs the Debian packages that are missing (apt-get update once, only when something is).
-ensure_packages() {
-  local missing=()
-  local pkg
-  for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  log "installing Debian packages: ${missing[*]}"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-}
+PID_DIR=$STATE_DIR
+# shellcheck source=lib/kubernetes-build.sh
+. "$ROOT/scripts/lib/kubernetes-build.sh"
+# shellcheck source=lib/local-node.sh
+. "$ROOT/scripts/lib/local-node.sh"
 
 # --- build -----------------------------------------------------------------------------------
 
-# apt options for a private configuration carrying the deb-src entries, so that /etc/apt stays
-# untouched: same mirrors and keyring as the machine's own sources.
-private_apt_options() {
-  local dir=$1
-  printf '%s\n' -o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$dir/sources.list.d" \
-    -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache" -o "Dir::Etc::Preferences=/dev/null" \
-    -o "Dir::Etc::PreferencesParts=$dir/preferences.d" -o "APT::Sandbox::User=root"
-}
-
-write_deb_src_sources() {
-  local dir=$1 mirror=http://deb.debian.org/debian security=http://deb.debian.org/debian-security
-  # Follow the machine's mirror when its sources name another one.
-  local found
-  found=$(grep -rhoE 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d 2>/dev/null \
-    | grep -v security | head -n1 | tr -d ' ' || true)
-  [ -n "$found" ] && mirror=${found%/}
-  found=$(grep -rhoE 'https?://[^ ]+/debian-security/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d 2>/dev/null \
-    | head -n1 | tr -d ' ' || true)
-  [ -n "$found" ] && security=${found%/}
-  mkdir -p "$dir/sources.list.d" "$dir/preferences.d" "$dir/lists/partial" "$dir/cache/archives/partial"
-  cat >"$dir/sources.list.d/kubeloop-deb-src.sources" <<EOF
-Types: deb-src
-URIs: $mirror
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb-src
-URIs: $security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-}
-
-go_platform() {
-  case "$(dpkg --print-architecture)" in
-    amd64) echo linux/amd64 ;;
-    arm64) echo linux/arm64 ;;
-    *) die "unsupported architecture $(dpkg --print-architecture)" ;;
-  esac
-}
-
-cmd_build() {
-  mkdir -p "$CACHE_DIR" "$BIN_DIR"
-  exec 8>"$CACHE_DIR/build.lock"
-  flock 8   # two checkouts building at once would both spend the CPU; the second reuses the first's
-  if [ -x "$APISERVER_BIN" ]; then
-    log "kube-apiserver cached: $APISERVER_BIN ($(cat "$APISERVER_BIN.version" 2>/dev/null || echo unknown))"
-    return 0
-  fi
-  ensure_packages "${BUILD_PACKAGES[@]}"
-
-  local started=$SECONDS work=$CACHE_DIR/build
-  rm -rf "$work"
-  mkdir -p "$work"
-  write_deb_src_sources "$work/apt"
-  local apt_opts
-  mapfile -t apt_opts < <(private_apt_options "$work/apt")
-  log "fetching the source package '$SOURCE_PACKAGE' from Debian's archive"
-  apt-get "${apt_opts[@]}" -qq update >&2
-  local version
-  version=$(apt-cache "${apt_opts[@]}" showsrc "$SOURCE_PACKAGE" | sed -n 's/^Version: //p' | sort -V | tail -n1)
-  [ -n "$version" ] || die "Debian's archive has no source package '$SOURCE_PACKAGE'"
-  (cd "$work" && apt-get "${apt_opts[@]}" -qq source "$SOURCE_PACKAGE=$version" >"$work/apt-source.log" 2>&1) \
-    || { tail -n 20 "$work/apt-source.log" >&2; die "apt-get source $SOURCE_PACKAGE=$version failed"; }
-  local src
-  src=$(find "$work" -mindepth 1 -maxdepth 1 -type d -name "$SOURCE_PACKAGE-*" | head -n1)
-  [ -n "$src" ] || die "no unpacked source under $work"
-
-  # The vendored reflect2 1.0.1 crashes on Go >= 1.18 ("fatal error: fault" in mapiterinit on the
-  # first CRD create); Debian's reflect2 1.0.2 is API-compatible and knows the newer runtime.
-  local reflect2=/usr/share/gocode/src/github.com/modern-go/reflect2
-  [ -d "$reflect2" ] || die "$reflect2 missing (package golang-github-modern-go-reflect2-dev)"
-  rm -rf "$src/vendor/github.com/modern-go/reflect2"
-  cp -r "$reflect2" "$src/vendor/github.com/modern-go/reflect2"
-  rm -f "$src/vendor/github.com/modern-go/reflect2/go.mod"
-
-  # Kubernetes 1.20 builds in GOPATH mode through its own make, which also generates the openapi
-  # code the apiserver needs (module mode fails on -mod=vendor; plain go build lacks that code).
-  local platform
-  platform=$(go_platform)
-  log "building kube-apiserver $version for $platform (a few minutes, once; log: $work/make.log)"
-  mkdir -p "$src/.go/src/k8s.io"
-  ln -sfn ../../.. "$src/.go/src/k8s.io/kubernetes"
-  if ! (cd "$src" && env PATH="$GO_ROOT/bin:$PATH" GOPATH="$src/.go" GOCACHE="$work/go-build" \
-      GOPROXY=off GOFLAGS=-tags=providerless CGO_ENABLED=0 KUBE_BUILD_PLATFORMS="$platform" \
-      KUBE_VERBOSE=1 make WHAT=cmd/kube-apiserver >"$work/make.log" 2>&1); then
-    tail -n 30 "$work/make.log" >&2
-    die "building kube-apiserver failed (full log: $work/make.log)"
-  fi
-  local built=$src/_output/local/bin/$platform/kube-apiserver
-  [ -x "$built" ] || built=$src/_output/bin/kube-apiserver
-  [ -x "$built" ] || die "make succeeded but no kube-apiserver binary under $src/_output"
-  cp "$built" "$APISERVER_BIN.tmp"
-  mv "$APISERVER_BIN.tmp" "$APISERVER_BIN"
-  echo "$("$APISERVER_BIN" --version) (Debian source $SOURCE_PACKAGE $version)" >"$APISERVER_BIN.version"
-  rm -rf "$work"   # ~2 GB of source and build cache; the binary is all that is kept
-  log "built $(cat "$APISERVER_BIN.version") in $((SECONDS - started)) s: $APISERVER_BIN"
-}
+cmd_build() { kube_build kube-apiserver; }
 
 # --- state: ports, certificates, tokens ------------------------------------------------------
 
@@ -220,17 +107,11 @@ ensure_pki() {
   log "creating certificates and service-account keys in $PKI"
   (
     cd "$PKI"
-    openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -keyout ca.key -out ca.crt \
-      -subj "/CN=kubeloop-local-apiserver-ca" 2>/dev/null
-    openssl req -newkey rsa:2048 -nodes -sha256 -keyout serving.key -out serving.csr \
-      -subj "/CN=kube-apiserver" 2>/dev/null
-    printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc" \
-      "extendedKeyUsage=serverAuth" "keyUsage=digitalSignature,keyEncipherment" >serving.ext
-    openssl x509 -req -sha256 -days 3650 -in serving.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
-      -extfile serving.ext -out serving.crt 2>/dev/null
-    openssl genrsa -out sa.key 2048 2>/dev/null
-    openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
-    rm -f serving.csr serving.ext
+    pki_ca kubeloop-local-apiserver-ca
+    pki_cert serving /CN=kube-apiserver \
+      "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc" \
+      "extendedKeyUsage=serverAuth" "keyUsage=digitalSignature,keyEncipherment"
+    pki_sa_keys
   )
 }
 
@@ -276,45 +157,6 @@ EOF
 }
 
 # --- processes ---------------------------------------------------------------------------------
-
-# The PID in the file if that process is still ours (a recycled PID is not).
-running_pid() {
-  local name=$1 pid
-  [ -f "$STATE_DIR/$name.pid" ] || return 1
-  pid=$(cat "$STATE_DIR/$name.pid")
-  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$STATE_DIR" || return 1
-  echo "$pid"
-}
-
-stop_process() {
-  local name=$1 pid i
-  if ! pid=$(running_pid "$name"); then
-    rm -f "$STATE_DIR/$name.pid"
-    return 0
-  fi
-  kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 1 100); do
-    [ -d "/proc/$pid" ] || break
-    sleep 0.1
-  done
-  if [ -d "/proc/$pid" ]; then
-    log "$name (PID $pid) did not stop within 10 s; killing it"
-    kill -KILL "$pid" 2>/dev/null || true
-    while [ -d "/proc/$pid" ]; do sleep 0.1; done
-  fi
-  rm -f "$STATE_DIR/$name.pid"
-  log "stopped $name (PID $pid)"
-}
-
-# Starts a daemon detached from the caller (own session, no inherited descriptors), so that it
-# outlives this script and never holds a test runner's pipes open.
-spawn() {
-  local name=$1
-  shift
-  setsid "$@" </dev/null >>"$LOGS/$name.log" 2>&1 &
-  echo $! >"$STATE_DIR/$name.pid"
-}
 
 etcd_endpoint() { echo "http://127.0.0.1:$ETCD_PORT"; }
 
@@ -409,7 +251,7 @@ cmd_start() {
     "") ;;
     *) die "unknown option for start: $1 (expected --audit)" ;;
   esac
-  [ -x "$APISERVER_BIN" ] || cmd_build
+  kube_cached kube-apiserver || cmd_build
   ensure_packages "${RUNTIME_PACKAGES[@]}"
   prepare_state
   choose_audit "$audit"

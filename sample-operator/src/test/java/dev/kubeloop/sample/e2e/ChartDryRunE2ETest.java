@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,11 +70,7 @@ class ChartDryRunE2ETest {
                     .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build();
             client.resource(crd).create();
             installedStandIns.add(name);
-            client.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(c ->
-                    c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-                            && c.getStatus().getConditions().stream().anyMatch(condition ->
-                            condition.getType().equals("Established") && condition.getStatus().equals("True")),
-                    30, TimeUnit.SECONDS);
+            Crds.awaitEstablished(client, name, 30);
         }
     }
 

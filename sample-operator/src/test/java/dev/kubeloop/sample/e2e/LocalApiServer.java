@@ -3,12 +3,8 @@ package dev.kubeloop.sample.e2e;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The kube-apiserver of {@code scripts/local-apiserver.sh}, for the tests that do to the API server
@@ -68,33 +64,7 @@ final class LocalApiServer {
     }
 
     private String run(long timeoutSeconds, String... arguments) {
-        List<String> command = new ArrayList<>(List.of("bash", script.toString()));
-        command.addAll(List.of(arguments));
-        try {
-            Path output = Files.createTempFile("local-apiserver", ".log");
-            try {
-                Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                        .redirectOutput(output.toFile()).start();
-                if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    throw new AssertionError(String.join(" ", command) + " did not finish within " + timeoutSeconds
-                            + " s:\n" + Files.readString(output, StandardCharsets.UTF_8));
-                }
-                String text = Files.readString(output, StandardCharsets.UTF_8);
-                if (process.exitValue() != 0) {
-                    throw new AssertionError(String.join(" ", command) + " failed (exit " + process.exitValue()
-                            + "):\n" + text);
-                }
-                return text;
-            } finally {
-                Files.deleteIfExists(output);
-            }
-        } catch (IOException e) {
-            throw new AssertionError("Cannot run " + command, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("Interrupted running " + command, e);
-        }
+        return Script.run(script, timeoutSeconds, arguments);
     }
 
     private static boolean samePath(Path a, Path b) {
