@@ -28,6 +28,11 @@ final class WebhookServerFactory {
         InetAddress address = address(properties.getAddress());
         ServerTls tls = SslBundleTls.watched(bundles, bundle);
         return WebhookServer.builder(webhooks, tls).address(address).port(port).threads(threads)
+                .maxConnections(WebhookSettings.MAX_CONNECTIONS.check(properties.getMaxConnections()))
+                .handshakeTimeout(WebhookSettings.HANDSHAKE_TIMEOUT.check(properties.getHandshakeTimeout()))
+                .idleTimeout(WebhookSettings.IDLE_TIMEOUT.check(properties.getIdleTimeout()))
+                .requestTimeout(WebhookSettings.REQUEST_TIMEOUT.check(properties.getRequestTimeout()))
+                .bodyBudget(WebhookSettings.BODY_BUDGET.check(properties.getBodyBudget()))
                 .observer(all(observers)).build();
     }
 
@@ -49,6 +54,11 @@ final class WebhookServerFactory {
             return observers.get(0);
         }
         return new WebhookObserver() {
+            @Override
+            public void transport(dev.kubeloop.webhook.WebhookServerStats stats) {
+                observers.forEach(observer -> observer.transport(stats));
+            }
+
             @Override
             public void serving(List<dev.kubeloop.webhook.Webhook> webhooks) {
                 observers.forEach(observer -> observer.serving(webhooks));
