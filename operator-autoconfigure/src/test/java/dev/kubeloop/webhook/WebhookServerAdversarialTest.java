@@ -65,7 +65,7 @@ class WebhookServerAdversarialTest {
 
     private WebhookServer build(java.util.function.UnaryOperator<WebhookServer.Builder> configured) throws Exception {
         Webhooks webhooks = Webhooks.builder(Reviews.SERIALIZATION).validator(Shelf.class, allowAll).build();
-        ServerTls tls = ServerTls.of(WebhookServerTest.keyManager(certificate), certificate.certificate(), "TLS",
+        ServerTls tls = ServerTls.of(certificate.keyManager(), certificate.certificate(), "TLS",
                 null, null);
         return configured.apply(WebhookServer.builder(webhooks, tls).address(InetAddress.getLoopbackAddress())
                 .port(0).threads(2)).build();

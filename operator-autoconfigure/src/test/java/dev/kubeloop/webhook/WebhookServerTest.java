@@ -16,18 +16,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLHandshakeException;
-import javax.net.ssl.X509ExtendedKeyManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,7 +74,7 @@ class WebhookServerTest {
     @BeforeEach
     void start() throws Exception {
         Webhooks webhooks = Webhooks.builder(Reviews.SERIALIZATION).validator(Shelf.class, validator).build();
-        ServerTls tls = ServerTls.of(keyManager(certificate), certificate.certificate(), "TLS", null, null);
+        ServerTls tls = ServerTls.of(certificate.keyManager(), certificate.certificate(), "TLS", null, null);
         server = WebhookServer.builder(webhooks, tls).address(InetAddress.getLoopbackAddress()).port(0).threads(2)
                 .observer(observer).build();
         server.start();
@@ -89,21 +84,6 @@ class WebhookServerTest {
     @AfterEach
     void stop() {
         server.stop(Duration.ZERO); // HttpClient has no close() on Java 17: its threads are daemons
-    }
-
-    static X509ExtendedKeyManager keyManager(TestCertificate certificate) throws Exception {
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        store.setKeyEntry("webhook", certificate.keys().getPrivate(), new char[0],
-                new X509Certificate[] {certificate.certificate()});
-        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        factory.init(store, new char[0]);
-        for (KeyManager manager : factory.getKeyManagers()) {
-            if (manager instanceof X509ExtendedKeyManager x509) {
-                return x509;
-            }
-        }
-        throw new IllegalStateException("no X509 key manager");
     }
 
     private HttpResponse<String> post(HttpClient with, String path, String contentType, byte[] body) throws Exception {
@@ -176,7 +156,7 @@ class WebhookServerTest {
     void aNewCertificateIsServedToNewConnectionsWithoutARestart() throws Exception {
         TestCertificate renewed = TestCertificate.create(Duration.ofHours(2));
 
-        server.tls().update(keyManager(renewed), renewed.certificate());
+        server.tls().update(renewed.keyManager(), renewed.certificate());
 
         HttpClient trustsTheRenewed = HttpClient.newBuilder().sslContext(renewed.trustingContext()).build();
         HttpClient trustsTheOld = HttpClient.newBuilder().sslContext(certificate.trustingContext()).build();
