@@ -246,8 +246,33 @@ public class KubeloopProperties {
          */
         private String sslBundle = WebhookSettings.SSL_BUNDLE.defaultValue();
 
-        /** Threads handling webhook requests, TLS handshakes included. */
+        /**
+         * Threads running the validators, defaulters and converters; TLS and HTTP run on the
+         * server's own event loops.
+         */
         private int threads = WebhookSettings.THREADS.defaultValue();
+
+        /**
+         * Connections the webhook server holds open at once; at the limit the oldest connection not
+         * serving a request is closed to make room for the new one.
+         */
+        private int maxConnections = WebhookSettings.MAX_CONNECTIONS.defaultValue();
+
+        /** How long a connection may take from its accept to a completed TLS handshake. */
+        private Duration handshakeTimeout = WebhookSettings.HANDSHAKE_TIMEOUT.defaultValue();
+
+        /** How long a keep-alive connection may wait for its next request before it is closed. */
+        private Duration idleTimeout = WebhookSettings.IDLE_TIMEOUT.defaultValue();
+
+        /** How long a request may take to arrive whole once it has begun; then 408 and closed. */
+        private Duration requestTimeout = WebhookSettings.REQUEST_TIMEOUT.defaultValue();
+
+        /**
+         * Bytes of request bodies over 64 KiB held at once, from their first byte to the end of
+         * their parse; a large body that does not fit is answered 503 without being read. Parsing
+         * costs a multiple of the body: see docs/webhooks.md before raising it.
+         */
+        private long bodyBudget = WebhookSettings.BODY_BUDGET.defaultValue();
 
         public boolean isEnabled() {
             return enabled;
@@ -287,6 +312,46 @@ public class KubeloopProperties {
 
         public void setThreads(int threads) {
             this.threads = threads;
+        }
+
+        public int getMaxConnections() {
+            return maxConnections;
+        }
+
+        public void setMaxConnections(int maxConnections) {
+            this.maxConnections = maxConnections;
+        }
+
+        public Duration getHandshakeTimeout() {
+            return handshakeTimeout;
+        }
+
+        public void setHandshakeTimeout(Duration handshakeTimeout) {
+            this.handshakeTimeout = handshakeTimeout;
+        }
+
+        public Duration getIdleTimeout() {
+            return idleTimeout;
+        }
+
+        public void setIdleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+        }
+
+        public Duration getRequestTimeout() {
+            return requestTimeout;
+        }
+
+        public void setRequestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+        }
+
+        public long getBodyBudget() {
+            return bodyBudget;
+        }
+
+        public void setBodyBudget(long bodyBudget) {
+            this.bodyBudget = bodyBudget;
         }
     }
 

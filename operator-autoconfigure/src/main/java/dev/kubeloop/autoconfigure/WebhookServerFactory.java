@@ -8,6 +8,7 @@ import dev.kubeloop.webhook.WebhookSettings;
 import dev.kubeloop.webhook.Webhooks;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.ssl.SslBundles;
 
@@ -24,10 +25,18 @@ final class WebhookServerFactory {
             List<WebhookObserver> observers) {
         int port = WebhookSettings.PORT.check(properties.getPort());
         int threads = WebhookSettings.THREADS.check(properties.getThreads());
+        // every value checked before the SSL bundle is looked up, so a wrong one is named first
+        int maxConnections = WebhookSettings.MAX_CONNECTIONS.check(properties.getMaxConnections());
+        Duration handshakeTimeout = WebhookSettings.HANDSHAKE_TIMEOUT.check(properties.getHandshakeTimeout());
+        Duration idleTimeout = WebhookSettings.IDLE_TIMEOUT.check(properties.getIdleTimeout());
+        Duration requestTimeout = WebhookSettings.REQUEST_TIMEOUT.check(properties.getRequestTimeout());
+        long bodyBudget = WebhookSettings.BODY_BUDGET.check(properties.getBodyBudget());
         String bundle = WebhookSettings.SSL_BUNDLE.check(properties.getSslBundle());
         InetAddress address = address(properties.getAddress());
         ServerTls tls = SslBundleTls.watched(bundles, bundle);
         return WebhookServer.builder(webhooks, tls).address(address).port(port).threads(threads)
+                .maxConnections(maxConnections).handshakeTimeout(handshakeTimeout).idleTimeout(idleTimeout)
+                .requestTimeout(requestTimeout).bodyBudget(bodyBudget)
                 .observer(all(observers)).build();
     }
 
@@ -49,6 +58,11 @@ final class WebhookServerFactory {
             return observers.get(0);
         }
         return new WebhookObserver() {
+            @Override
+            public void transport(dev.kubeloop.webhook.WebhookServerStats stats) {
+                observers.forEach(observer -> observer.transport(stats));
+            }
+
             @Override
             public void serving(List<dev.kubeloop.webhook.Webhook> webhooks) {
                 observers.forEach(observer -> observer.serving(webhooks));

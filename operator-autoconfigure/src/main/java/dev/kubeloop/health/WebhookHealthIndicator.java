@@ -1,7 +1,9 @@
 package dev.kubeloop.health;
 
 import dev.kubeloop.webhook.WebhookServer;
+import dev.kubeloop.webhook.WebhookServerStats;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import org.springframework.boot.health.contributor.Health;
@@ -17,33 +19,45 @@ import org.springframework.boot.health.contributor.Status;
  *   <li><b>OUT_OF_SERVICE</b>: not listening (not started yet, or stopped);
  *   <li><b>DOWN</b>: listening with an expired certificate: the API server's TLS handshakes fail
  *       (a renewal that never arrived; see the certificate's Secret and cert-manager);
+ *   <li><b>DOWN</b>: wedged: a request has waited for a webhook thread longer than
+ *       {@value #WEDGED_AFTER_SECONDS} s (the API server's default webhook timeout: it has given
+ *       up on it), every thread busy in a validator, defaulter or converter that does not return;
  *   <li><b>UP</b>: listening with a valid certificate.
  * </ul>
- * Details: address, port, paths, and the certificate's expiry (never its contents). Thread-safe:
- * it reads the server's volatile state.
+ * Details: address, port, paths, the certificate's expiry (never its contents), open connections,
+ * TLS handshakes in progress, requests waiting for a thread and the oldest one's wait.
+ * Thread-safe: it reads the server's volatile state and atomics.
  */
 public final class WebhookHealthIndicator implements HealthIndicator {
 
+    static final long WEDGED_AFTER_SECONDS = 10;
+
     private final WebhookServer server;
     private final Clock clock;
+    private final Duration wedgedAfter;
 
     public WebhookHealthIndicator(WebhookServer server) {
-        this(server, Clock.systemUTC());
+        this(server, Clock.systemUTC(), Duration.ofSeconds(WEDGED_AFTER_SECONDS));
     }
 
-    WebhookHealthIndicator(WebhookServer server, Clock clock) {
+    WebhookHealthIndicator(WebhookServer server, Clock clock, Duration wedgedAfter) {
         this.server = Objects.requireNonNull(server, "server");
         this.clock = clock;
+        this.wedgedAfter = wedgedAfter;
     }
 
     @Override
     public Health health() {
         Instant notAfter = server.tls().notAfter();
+        WebhookServerStats stats = server.stats();
         Health.Builder health;
         if (!server.isRunning()) {
             health = Health.status(Status.OUT_OF_SERVICE).withDetail("reason", "not listening");
         } else if (!clock.instant().isBefore(notAfter)) {
             health = Health.down().withDetail("reason", "the certificate expired");
+        } else if (stats.oldestWait().compareTo(wedgedAfter) > 0) {
+            health = Health.down().withDetail("reason", "a request has waited " + stats.oldestWait().toSeconds()
+                    + " s for a webhook thread: every one is busy in a validator, defaulter or converter");
         } else {
             health = Health.up();
         }
@@ -51,6 +65,10 @@ public final class WebhookHealthIndicator implements HealthIndicator {
                 .withDetail("port", server.isRunning() ? server.port() : server.requestedPort())
                 .withDetail("paths", server.paths())
                 .withDetail("certificateNotAfter", notAfter.toString())
+                .withDetail("connections", stats.connections())
+                .withDetail("tlsHandshakesInProgress", stats.handshakesInProgress())
+                .withDetail("requestsWaiting", stats.requestsWaiting())
+                .withDetail("oldestWaitSeconds", stats.oldestWait().toMillis() / 1000.0)
                 .build();
     }
 }

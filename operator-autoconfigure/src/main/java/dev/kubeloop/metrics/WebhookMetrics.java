@@ -1,9 +1,13 @@
 package dev.kubeloop.metrics;
 
+import dev.kubeloop.webhook.ConnectionEnd;
 import dev.kubeloop.webhook.Webhook;
 import dev.kubeloop.webhook.WebhookObserver;
+import dev.kubeloop.webhook.WebhookServerStats;
 import dev.kubeloop.webhook.WebhookType;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -28,6 +32,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Registered when the server starts serving, at 0 for {@code code="200"}, so that {@code rate()}
  * works from the first scrape. Series are bounded by the number of webhooks and status codes.
  *
+ * <p>And the server's transport, which controller-runtime does not measure (Go's server needs no
+ * thread per connection), under {@code kubeloop_webhook_*}: open connections, TLS handshakes in
+ * progress, requests waiting for a webhook thread and the oldest one's wait, and connections the
+ * server closed by reason ({@link ConnectionEnd}): what shows a server under attack or wedged.
+ *
  * <p>State ownership: the meters live in the registry (thread-safe); {@code inFlight} and the meter
  * caches are concurrent maps filled once per webhook and status.
  */
@@ -44,6 +53,17 @@ public final class WebhookMetrics implements WebhookObserver {
     /** {@code controller_runtime_conversion_webhook_panics_total}. */
     public static final String CONVERSION_PANICS = "controller_runtime_conversion_webhook_panics_total";
 
+    /** {@code kubeloop_webhook_connections}: open connections to the webhook server. */
+    public static final String CONNECTIONS = "kubeloop_webhook_connections";
+    /** {@code kubeloop_webhook_tls_handshakes_in_progress}. */
+    public static final String HANDSHAKES = "kubeloop_webhook_tls_handshakes_in_progress";
+    /** {@code kubeloop_webhook_requests_waiting}: requests received whole, waiting for a webhook thread. */
+    public static final String WAITING = "kubeloop_webhook_requests_waiting";
+    /** {@code kubeloop_webhook_oldest_wait_seconds}: how long the oldest waiting request has waited. */
+    public static final String OLDEST_WAIT = "kubeloop_webhook_oldest_wait_seconds";
+    /** {@code kubeloop_webhook_connections_closed_total{reason}}: connections the server closed, by reason. */
+    public static final String CLOSED = "kubeloop_webhook_connections_closed_total";
+
     /** Prometheus' {@code DefBuckets}, which controller-runtime's latency histogram uses. */
     static final double[] LATENCY_BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
 
@@ -59,6 +79,26 @@ public final class WebhookMetrics implements WebhookObserver {
         this.panics = Counter.builder(PANICS).description("Total number of webhook panics").register(registry);
         this.conversionPanics = Counter.builder(CONVERSION_PANICS)
                 .description("Total number of conversion webhook panics").register(registry);
+    }
+
+    @Override
+    public void transport(WebhookServerStats stats) {
+        Gauge.builder(CONNECTIONS, stats, WebhookServerStats::connections)
+                .description("Open connections to the webhook server").strongReference(true).register(registry);
+        Gauge.builder(HANDSHAKES, stats, WebhookServerStats::handshakesInProgress)
+                .description("Connections whose TLS handshake has not completed").strongReference(true)
+                .register(registry);
+        Gauge.builder(WAITING, stats, WebhookServerStats::requestsWaiting)
+                .description("Webhook requests received and waiting for a webhook thread").strongReference(true)
+                .register(registry);
+        Gauge.builder(OLDEST_WAIT, stats, s -> s.oldestWait().toNanos() / 1e9)
+                .description("How long the oldest webhook request waiting for a thread has waited")
+                .strongReference(true).register(registry);
+        for (ConnectionEnd end : ConnectionEnd.values()) {
+            FunctionCounter.builder(CLOSED, stats, s -> s.closed(end))
+                    .description("Connections the webhook server closed, by reason").tag("reason", end.tag())
+                    .register(registry);
+        }
     }
 
     @Override

@@ -180,7 +180,8 @@ public final class Settings {
         }
     }
 
-    private static boolean positive(Duration duration) {
+    /** True for a duration above zero (what every timeout setting accepts). */
+    public static boolean positive(Duration duration) {
         return !duration.isNegative() && !duration.isZero();
     }
 

@@ -1,14 +1,21 @@
 package dev.kubeloop.webhook;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -16,11 +23,30 @@ import java.util.stream.Collectors;
  * strict plain mapper: a body must be one JSON document, not YAML, not two documents. Objects go
  * between that tree and their Java classes through fabric8's {@link KubernetesSerialization}, the
  * one that knows fabric8's model (never an application's Jackson mapper). Stateless.
+ *
+ * <p>What a body may cost: it is first read as a stream, which builds nothing, to check that it
+ * is JSON nested at most {@value #MAX_NESTING_DEPTH} levels and to find its {@code apiVersion} and
+ * {@code kind}; only the body of a review (admission or conversion v1) is then read as a tree,
+ * which costs up to ~20 times its size (docs/webhooks.md). Anything else is answered from those two
+ * fields alone.
  */
 final class Json {
 
-    private static final ObjectMapper ENVELOPE = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /**
+     * The deepest nesting a body may have: a review, its request, the object, and the object's
+     * own fields (a Deployment's deepest, a container's env valueFrom key, is 12 levels down; CRD
+     * schemas rarely pass 30). Jackson's default is 1,000; deep nesting is what costs a tree the
+     * most per byte and a recursive reader its stack.
+     */
+    static final int MAX_NESTING_DEPTH = 100;
+
+    /** The reviews the webhooks read: apiVersion to kind. Any other body is never read as a tree. */
+    private static final Map<String, String> REVIEWS = Map.of("admission.k8s.io/v1", "AdmissionReview",
+            "apiextensions.k8s.io/v1", "ConversionReview");
+
+    private static final ObjectMapper ENVELOPE = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+            .build()).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private final KubernetesSerialization serialization;
 
@@ -28,20 +54,58 @@ final class Json {
         this.serialization = serialization;
     }
 
-    /** The body as a JSON object tree. */
+    /**
+     * The body as a JSON object tree; for a body that is not a v1 review, a tree of its
+     * {@code apiVersion} and {@code kind} only, which is all its refusal needs.
+     */
     JsonNode readTree(byte[] body) throws BadReview {
-        JsonNode tree;
+        ObjectNode envelope = envelope(body);
+        if (!envelope.path("kind").asText("").equals(REVIEWS.get(envelope.path("apiVersion").asText("")))) {
+            return envelope;
+        }
         try {
-            tree = ENVELOPE.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw new BadReview(null, "the body is not JSON (" + firstLine(e.getOriginalMessage()) + ")");
+            return ENVELOPE.readTree(body);
         } catch (IOException e) {
-            throw new BadReview(null, "the body is not JSON (" + e.getClass().getSimpleName() + ")");
+            throw notJson(e);
         }
-        if (tree == null || !tree.isObject()) {
-            throw new BadReview(null, "the body is not a JSON object");
+    }
+
+    /**
+     * Reads the whole body as a stream, building nothing: checks that it is one JSON object nested
+     * at most {@value #MAX_NESTING_DEPTH} deep, and returns its top-level apiVersion and kind.
+     */
+    private static ObjectNode envelope(byte[] body) throws BadReview {
+        ObjectNode envelope = ENVELOPE.createObjectNode();
+        try (JsonParser parser = ENVELOPE.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new BadReview(null, "the body is not a JSON object");
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (value == JsonToken.VALUE_STRING && ("apiVersion".equals(field) || "kind".equals(field))) {
+                    envelope.put(field, parser.getText());
+                } else {
+                    parser.skipChildren();
+                }
+            }
+            if (parser.nextToken() != null) {
+                throw new BadReview(null, "the body is not JSON (more than one document)");
+            }
+        } catch (StreamConstraintsException e) {
+            throw new BadReview(null, "the body is nested deeper than " + MAX_NESTING_DEPTH
+                    + " levels, which no Kubernetes object is");
+        } catch (IOException e) {
+            throw notJson(e);
         }
-        return tree;
+        return envelope;
+    }
+
+    private static BadReview notJson(IOException e) {
+        if (e instanceof JsonProcessingException json) {
+            return new BadReview(null, "the body is not JSON (" + firstLine(json.getOriginalMessage()) + ")");
+        }
+        return new BadReview(null, "the body is not JSON (" + e.getClass().getSimpleName() + ")");
     }
 
     /** {@code node} as an instance of {@code type}. */

@@ -1,128 +1,74 @@
 package dev.kubeloop.webhook;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP side of one request: route by path, accept only {@code POST} of
- * {@code application/json} up to {@link #MAX_BODY_BYTES}, hand the body to the webhook, write the
- * answer, report to the observer. Nothing escapes it: whatever goes wrong is an HTTP answer
- * without a stack trace, and the server keeps serving. Stateless, thread-safe.
+ * What the server answers, apart from the transport: route by path, accept only {@code POST} of
+ * {@code application/json} up to {@link #MAX_BODY_BYTES}, hand the body to the webhook. The
+ * refusals are decided from the request line and headers, before any body is read; the answer
+ * from the body on a webhook thread. Nothing escapes it: whatever goes wrong is an HTTP answer
+ * without a stack trace. Stateless, thread-safe.
  */
-final class WebhookHttpHandler implements HttpHandler {
+final class WebhookHttpHandler {
 
     /** controller-runtime's limit (7 MiB): an object and its old state, each up to etcd's 1.5 MiB, with room. */
     static final int MAX_BODY_BYTES = 7 * 1024 * 1024;
 
-    /** How much of a too large body is read and dropped before the 413 (not kept: read in 8 KiB pieces). */
+    /** How much of a refused body is read and dropped before the answer (not kept): then the connection stays usable. */
     static final long DRAIN_BYTES = 4L * MAX_BODY_BYTES;
 
     private static final Logger log = LoggerFactory.getLogger(WebhookServer.class);
 
     private final Webhooks webhooks;
-    private final WebhookObserver observer;
 
-    WebhookHttpHandler(Webhooks webhooks, WebhookObserver observer) {
+    WebhookHttpHandler(Webhooks webhooks) {
         this.webhooks = webhooks;
-        this.observer = observer;
     }
 
-    @Override
-    public void handle(HttpExchange exchange) {
-        try (exchange) {
-            String path = exchange.getRequestURI().getPath();
-            Webhook webhook = webhooks.at(path).orElse(null);
-            if (webhook == null) {
-                write(exchange, webhooks.notFound(path));
-                return;
-            }
-            long start = System.nanoTime();
-            observer.requestStarted(webhook);
-            int status = 500;
-            try {
-                WebhookAnswer answer = answer(exchange, webhook);
-                status = answer.status();
-                if (answer.userCodeFailure() != null) {
-                    Throwable failure = answer.userCodeFailure();
-                    observer.userCodeFailed(webhook, failure);
-                    log.warn("Webhook {} failed, request denied: {}: {}", webhook.path(),
-                            failure.getClass().getName(), failure.getMessage());
-                    log.debug("Webhook {} failure", webhook.path(), failure);
-                }
-                write(exchange, answer);
-            } finally {
-                observer.requestFinished(webhook, status, System.nanoTime() - start);
-            }
-        } catch (IOException e) {
-            log.debug("Webhook response not written: {}", e.toString()); // the caller went away
-        } catch (RuntimeException | Error e) {
-            log.error("Webhook request failed: {}", e.toString());
-            log.debug("Webhook request failure", e);
-        }
+    /** The webhook at {@code path}, or null. */
+    Webhook at(String path) {
+        return webhooks.at(path).orElse(null);
     }
 
-    private WebhookAnswer answer(HttpExchange exchange, Webhook webhook) throws IOException {
-        if (!"POST".equals(exchange.getRequestMethod())) {
-            exchange.getResponseHeaders().set("Allow", "POST");
-            return WebhookAnswer.text(405, "Method " + exchange.getRequestMethod() + " not allowed: POST an "
+    WebhookAnswer notFound(String path) {
+        return webhooks.notFound(path);
+    }
+
+    /**
+     * The refusal of a request to {@code webhook} from its method, content type and declared
+     * length ({@code -1}: not declared), or null if its body is to be read.
+     */
+    WebhookAnswer refusal(Webhook webhook, String method, String contentType, long contentLength) {
+        if (!"POST".equals(method)) {
+            return WebhookAnswer.text(405, "Method " + method + " not allowed: POST an "
                     + (webhook.type() == WebhookType.CONVERSION ? "apiextensions.k8s.io/v1 ConversionReview"
                             : "admission.k8s.io/v1 AdmissionReview") + " to " + webhook.path());
         }
-        String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
         if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             return WebhookAnswer.text(415, "Content-Type " + (contentType == null ? "missing" : "'" + contentType
                     + "'") + ": expected application/json");
         }
-        byte[] body = readBody(exchange.getRequestBody());
-        if (body == null) {
-            return WebhookAnswer.text(413, "Request body larger than " + MAX_BODY_BYTES + " bytes");
+        if (contentLength > MAX_BODY_BYTES) {
+            return tooLarge();
         }
-        return webhook.handle(body);
+        return null;
     }
 
-    /** The body, or null if it is longer than the limit (the rest is left to {@link #write}'s drain). */
-    private static byte[] readBody(InputStream in) throws IOException {
-        ByteArrayOutputStream body = new ByteArrayOutputStream(8192);
-        byte[] buffer = new byte[8192];
-        int read;
-        while ((read = in.read(buffer)) >= 0) {
-            if (body.size() + read > MAX_BODY_BYTES) {
-                return null;
-            }
-            body.write(buffer, 0, read);
-        }
-        return body.toByteArray();
+    static WebhookAnswer tooLarge() {
+        return WebhookAnswer.text(413, "Request body larger than " + MAX_BODY_BYTES + " bytes");
     }
 
-    /**
-     * Reads and drops what of the request body the answer did not read (up to {@value #DRAIN_BYTES}
-     * bytes): a refusal (404, 405, 415) reads none of it, a 413 stops at the limit. Left unread, the
-     * connection was closed under the client's next request on it (seen under load after 405, 415
-     * and 404); read, it stays usable, and a 413's client reads its answer before any reset.
-     */
-    private static void drain(InputStream in) throws IOException {
-        byte[] buffer = new byte[8192];
-        long dropped = 0;
-        int read;
-        while (dropped < DRAIN_BYTES && (read = in.read(buffer)) >= 0) {
-            dropped += read;
+    /** The webhook's answer to {@code body}; what user code threw is logged here, once. */
+    WebhookAnswer answer(Webhook webhook, byte[] body) {
+        WebhookAnswer answer = webhook.handle(body);
+        Throwable failure = answer.userCodeFailure();
+        if (failure != null) {
+            log.warn("Webhook {} failed, request denied: {}: {}", webhook.path(), failure.getClass().getName(),
+                    failure.getMessage());
+            log.debug("Webhook {} failure", webhook.path(), failure);
         }
-    }
-
-    private static void write(HttpExchange exchange, WebhookAnswer answer) throws IOException {
-        drain(exchange.getRequestBody());
-        exchange.getResponseHeaders().set("Content-Type", answer.isJson() ? "application/json"
-                : "text/plain; charset=utf-8");
-        exchange.sendResponseHeaders(answer.status(), answer.body().length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(answer.body());
-        }
+        return answer;
     }
 }

@@ -14,11 +14,22 @@ public interface WebhookObserver {
     default void serving(List<Webhook> webhooks) {
     }
 
+    /**
+     * The server started, with its transport's counters (connections, TLS handshakes in progress,
+     * requests waiting for a thread, connections closed by reason), readable from any thread: for
+     * gauges. Called once per start, before {@link #serving}.
+     */
+    default void transport(WebhookServerStats stats) {
+    }
+
     /** A request to {@code webhook} arrived (in flight until {@link #requestFinished}). */
     default void requestStarted(Webhook webhook) {
     }
 
-    /** The answer to a request was written with HTTP {@code status} after {@code nanos}. */
+    /**
+     * The answer to a request was written with HTTP {@code status} after {@code nanos}; 499 when
+     * the client closed the connection before its request arrived whole (nothing was answered).
+     */
     default void requestFinished(Webhook webhook, int status, long nanos) {
     }
 

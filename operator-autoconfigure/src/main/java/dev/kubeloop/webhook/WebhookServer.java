@@ -1,9 +1,20 @@
 package dev.kubeloop.webhook;
 
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsParameters;
-import com.sun.net.httpserver.HttpsServer;
 import dev.kubeloop.runtime.NamedThreadFactory;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -17,24 +28,40 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@link Webhooks} over HTTPS on a port of its own, with the JDK's
- * {@code com.sun.net.httpserver.HttpsServer}: no dependency, no web framework (the operator's
- * Tomcat or Netty serves the application and management ports and knows nothing of this one), and
- * enough for the API server's traffic, which is HTTP/1.1 with keep-alive here (the JDK server has
- * no HTTP/2, so Go's client negotiates 1.1). See {@code docs/performance.md} for its latency under
- * load.
+ * Serves {@link Webhooks} over HTTPS on a port of its own, with Netty (already on an operator's
+ * class path through fabric8's Vert.x HTTP client): TLS handshakes and HTTP parsing happen on
+ * event loops, without blocking a thread per connection, so a slow or hostile client costs a
+ * little memory and a deadline, never a thread. HTTP/1.1 with keep-alive, which is what the API
+ * server speaks to webhooks (no ALPN here, so Go's client does not try HTTP/2). The JDK's
+ * {@code HttpsServer}, used before, handshakes on its request threads without a deadline: eight
+ * clients sending a ClientHello a byte a second stopped it (docs/webhooks.md, "The server").
  *
- * <p>Threads: the JDK's dispatcher thread accepts connections; {@code threads} request threads
- * ({@code kubeloop-webhook-<n>}) do TLS and the webhooks. Up to {@value #QUEUE} requests wait for a
- * thread; beyond that the JDK server closes the connection, and the API server applies the
- * webhook's failurePolicy. The pool is shut down by {@link #stop}.
+ * <p>What a client can hold, and for how long: at most {@code maxConnections} connections (at the
+ * limit the oldest one not serving a request makes room, {@link ConnectionLimit}); a TLS handshake
+ * within {@code handshakeTimeout} of the accept; an idle keep-alive connection
+ * {@code idleTimeout}; a request, once begun, {@code requestTimeout} to arrive whole; request
+ * line 4 KiB and headers 16 KiB; a body {@value WebhookHttpHandler#MAX_BODY_BYTES} bytes, and the
+ * bodies over 64 KiB together {@code bodyBudget} bytes ({@link BodyBudget}). See docs/security.md.
  *
- * <p>State ownership: {@code server} and {@code executor} are set by {@link #start} and cleared by
- * {@link #stop}, both synchronized; {@code running} is volatile for health checks from any thread.
+ * <p>Threads: one acceptor {@code kubeloop-webhook-accept} and {@value #IO_THREADS} event loops
+ * {@code kubeloop-webhook-io-<n>} (TLS, HTTP, never user code); {@code threads} webhook threads
+ * {@code kubeloop-webhook-<n>} run validators, defaulters and converters, with up to
+ * {@value #QUEUE} requests waiting for one (beyond: 503, and the API server applies the
+ * failurePolicy). All are shut down by {@link #stop}.
+ *
+ * <p>State ownership: {@code running} (the channel, groups, pool, connections) is set by
+ * {@link #start} and cleared by {@link #stop}, both synchronized; {@code live} is volatile for
+ * health checks from any thread; {@link WebhookServerStats} are atomics.
  */
 public final class WebhookServer {
 
     static final int QUEUE = 1024;
+
+    static final int IO_THREADS = 2;
+
+    static final int MAX_INITIAL_LINE = 4096;
+
+    static final int MAX_HEADER_BYTES = 16 * 1024;
 
     private static final Logger log = LoggerFactory.getLogger(WebhookServer.class);
 
@@ -44,11 +71,21 @@ public final class WebhookServer {
     private final int port;
     private final int threads;
     private final WebhookObserver observer;
+    private final int maxConnections;
+    private final Duration handshakeTimeout;
+    private final Duration idleTimeout;
+    private final Duration requestTimeout;
+    private final BodyBudget budget;
+    private final WebhookServerStats stats = new WebhookServerStats();
 
-    private HttpsServer server;
-    private ThreadPoolExecutor executor;
-    private volatile boolean running;
+    private Running running;
+    private volatile boolean live;
     private volatile int boundPort = -1;
+
+    /** Everything a started server holds, released by {@link #stop}. */
+    private record Running(Channel listener, EventLoopGroup acceptor, EventLoopGroup io, ThreadPoolExecutor workers,
+            ChannelGroup connections, ServerParts parts) {
+    }
 
     private WebhookServer(Builder builder) {
         this.webhooks = Objects.requireNonNull(builder.webhooks, "webhooks");
@@ -57,6 +94,11 @@ public final class WebhookServer {
         this.port = builder.port;
         this.threads = builder.threads;
         this.observer = builder.observer;
+        this.maxConnections = builder.maxConnections;
+        this.handshakeTimeout = builder.handshakeTimeout;
+        this.idleTimeout = builder.idleTimeout;
+        this.requestTimeout = builder.requestTimeout;
+        this.budget = new BodyBudget(builder.bodyBudget);
     }
 
     public static Builder builder(Webhooks webhooks, ServerTls tls) {
@@ -69,56 +111,102 @@ public final class WebhookServer {
      * @throws IOException if the address cannot be bound (in use, not an address of this machine)
      */
     public synchronized void start() throws IOException {
-        if (server != null) {
+        if (running != null) {
             return;
         }
-        HttpsServer https = HttpsServer.create(new InetSocketAddress(address, port), 0);
-        https.setHttpsConfigurator(new HttpsConfigurator(tls.context()) {
-            @Override
-            public void configure(HttpsParameters parameters) {
-                parameters.setSSLParameters(tls.parameters());
-            }
-        });
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+        ThreadPoolExecutor workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(QUEUE), NamedThreadFactory.numbered("kubeloop-webhook-"));
-        https.setExecutor(pool);
-        https.createContext("/", new WebhookHttpHandler(webhooks, observer));
-        https.start();
-        server = https;
-        executor = pool;
-        boundPort = https.getAddress().getPort();
-        running = true;
+        stats.waitingFrom(() -> workers.getQueue().size(), () -> oldestWait(workers));
+        EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1,
+                NamedThreadFactory.numbered("kubeloop-webhook-accept-"), NioIoHandler.newFactory());
+        EventLoopGroup io = new MultiThreadIoEventLoopGroup(IO_THREADS,
+                NamedThreadFactory.numbered("kubeloop-webhook-io-"), NioIoHandler.newFactory());
+        ChannelGroup connections = new DefaultChannelGroup("kubeloop-webhook", GlobalEventExecutor.INSTANCE);
+        ConnectionLimit limit = new ConnectionLimit(maxConnections, stats);
+        ServerParts parts = new ServerParts(new WebhookHttpHandler(webhooks), observer, workers, budget, limit, stats,
+                new InFlight(), idleTimeout, requestTimeout);
+        ServerBootstrap bootstrap = new ServerBootstrap().group(acceptor, io).channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        connections.add(channel);
+                        WebhookExchange exchange = new WebhookExchange(parts);
+                        channel.pipeline().addLast("limit", limit)
+                                .addLast("tls", new TlsOrPlainHttp(tls, handshakeTimeout, stats, limit))
+                                .addLast("clock", exchange.requestClock())
+                                .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 64 * 1024))
+                                .addLast("exchange", exchange);
+                    }
+                });
+        ChannelFuture bound = bootstrap.bind(new InetSocketAddress(address, port)).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            shutDown(acceptor, io, workers);
+            Throwable cause = bound.cause();
+            throw cause instanceof IOException failed ? failed : new IOException(String.valueOf(cause.getMessage()),
+                    cause);
+        }
+        Channel listener = bound.channel();
+        running = new Running(listener, acceptor, io, workers, connections, parts);
+        boundPort = ((InetSocketAddress) listener.localAddress()).getPort();
+        live = true;
+        observer.transport(stats);
         observer.serving(webhooks.all());
         log.info("Webhook server listening on https://{}:{} for {} (certificate valid until {})",
                 address.getHostAddress(), boundPort, Webhooks.paths(webhooks.all()), tls.notAfter());
     }
 
     /**
-     * Stops accepting connections, lets requests in flight finish for up to {@code grace}, then
-     * closes everything.
+     * Stops accepting connections, closes the idle ones, lets requests in flight be answered for
+     * up to {@code grace} (returning as soon as the last one is), then closes everything.
      */
     public synchronized void stop(Duration grace) {
-        if (server == null) {
+        if (running == null) {
             return;
         }
-        running = false;
-        server.stop((int) Math.max(0, Math.min(Integer.MAX_VALUE, grace.toSeconds())));
-        executor.shutdown();
+        Running stopping = running;
+        live = false;
+        stopping.parts.draining = true;
+        stopping.listener.close().syncUninterruptibly();
+        boolean drained = false;
         try {
-            if (!executor.awaitTermination(grace.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
-                executor.shutdownNow();
-            }
+            drained = stopping.parts.inFlight.awaitNone(grace);
         } catch (InterruptedException e) {
-            executor.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        server = null;
-        executor = null;
+        if (!drained) {
+            log.warn("Webhook server stopping with {} requests unanswered after {}",
+                    stopping.parts.inFlight.count(), grace);
+        }
+        stopping.connections.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
+        shutDown(stopping.acceptor, stopping.io, stopping.workers);
+        running = null;
         log.info("Webhook server stopped");
     }
 
+    private static void shutDown(EventLoopGroup acceptor, EventLoopGroup io, ThreadPoolExecutor workers) {
+        workers.shutdownNow();
+        acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        io.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
+    }
+
+    private static Duration oldestWait(ThreadPoolExecutor workers) {
+        Runnable head = workers.getQueue().peek();
+        return head instanceof WaitingRequest waiting ? Duration.ofNanos(System.nanoTime() - waiting.queuedAt())
+                : Duration.ZERO;
+    }
+
+    BodyBudget budget() {
+        return budget;
+    }
+
+    /** What the transport is doing: connections, handshakes, waiting requests, closes by reason. */
+    public WebhookServerStats stats() {
+        return stats;
+    }
+
     public boolean isRunning() {
-        return running;
+        return live;
     }
 
     /** The port it listens on (useful with port 0); -1 before {@link #start}. */
@@ -155,6 +243,11 @@ public final class WebhookServer {
         private int port = WebhookSettings.PORT.defaultValue();
         private int threads = WebhookSettings.THREADS.defaultValue();
         private WebhookObserver observer = WebhookObserver.none();
+        private int maxConnections = WebhookSettings.MAX_CONNECTIONS.defaultValue();
+        private Duration handshakeTimeout = WebhookSettings.HANDSHAKE_TIMEOUT.defaultValue();
+        private Duration idleTimeout = WebhookSettings.IDLE_TIMEOUT.defaultValue();
+        private Duration requestTimeout = WebhookSettings.REQUEST_TIMEOUT.defaultValue();
+        private long bodyBudget = WebhookSettings.BODY_BUDGET.defaultValue();
 
         private Builder(Webhooks webhooks, ServerTls tls) {
             this.webhooks = webhooks;
@@ -183,6 +276,32 @@ public final class WebhookServer {
 
         public Builder observer(WebhookObserver observer) {
             this.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        public Builder maxConnections(int maxConnections) {
+            this.maxConnections = WebhookSettings.MAX_CONNECTIONS.check(maxConnections);
+            return this;
+        }
+
+        public Builder handshakeTimeout(Duration handshakeTimeout) {
+            this.handshakeTimeout = WebhookSettings.HANDSHAKE_TIMEOUT.check(handshakeTimeout);
+            return this;
+        }
+
+        public Builder idleTimeout(Duration idleTimeout) {
+            this.idleTimeout = WebhookSettings.IDLE_TIMEOUT.check(idleTimeout);
+            return this;
+        }
+
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = WebhookSettings.REQUEST_TIMEOUT.check(requestTimeout);
+            return this;
+        }
+
+        /** Bytes of request bodies over 64 KiB held at once, from their first byte to their parse. */
+        public Builder bodyBudget(long bodyBudget) {
+            this.bodyBudget = WebhookSettings.BODY_BUDGET.check(bodyBudget);
             return this;
         }
 

@@ -1,6 +1,8 @@
 package dev.kubeloop.webhook;
 
 import dev.kubeloop.runtime.Setting;
+import dev.kubeloop.runtime.Settings;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -33,15 +35,46 @@ public final class WebhookSettings {
     public static final Setting<String> SSL_BUNDLE = Setting.of("webhook.ssl-bundle", "webhook",
             "the name of an SSL bundle (spring.ssl.bundle.pem.<name>.*)", name -> !name.isBlank());
 
-    /** Threads that handle requests (TLS handshakes included). */
+    /** Threads that run the validators, defaulters and converters (TLS and HTTP run on the server's event loops). */
     public static final Setting<Integer> THREADS = Setting.of("webhook.threads", 8, "a whole number of 1 or more",
             threads -> threads >= 1);
+
+    /**
+     * Connections held open at once; at the limit the oldest not serving a request is closed to
+     * make room. Each costs a few tens of KiB (TLS buffers); the API server opens one per request
+     * it has in flight to this pod.
+     */
+    public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("webhook.max-connections", 512,
+            "a whole number of 1 or more", connections -> connections >= 1);
+
+    /** How long a connection may take from its accept to a completed TLS handshake. */
+    public static final Setting<Duration> HANDSHAKE_TIMEOUT = Setting.of("webhook.handshake-timeout",
+            Duration.ofSeconds(10), "a positive duration such as 10s", Settings::positive);
+
+    /** How long a keep-alive connection may wait for its next request (Go's client keeps idle ones 90 s). */
+    public static final Setting<Duration> IDLE_TIMEOUT = Setting.of("webhook.idle-timeout", Duration.ofSeconds(30),
+            "a positive duration such as 30s", Settings::positive);
+
+    /**
+     * How long a request may take to arrive whole once its first byte has (the API server sends
+     * one at once; its own timeout is at most 30 s).
+     */
+    public static final Setting<Duration> REQUEST_TIMEOUT = Setting.of("webhook.request-timeout",
+            Duration.ofSeconds(10), "a positive duration such as 10s", Settings::positive);
+
+    /**
+     * Bytes of request bodies over 64 KiB held at once, from their first byte to the end of their
+     * parse; a large body that does not fit is answered 503 without being read into memory.
+     */
+    public static final Setting<Long> BODY_BUDGET = Setting.of("webhook.body-budget", 8L * 1024 * 1024,
+            "a number of bytes of 65536 or more", bytes -> bytes >= 64 * 1024);
 
     private WebhookSettings() {
     }
 
     /** Every webhook setting. */
     public static List<Setting<?>> settings() {
-        return List.of(ENABLED, PORT, ADDRESS, SSL_BUNDLE, THREADS);
+        return List.of(ENABLED, PORT, ADDRESS, SSL_BUNDLE, THREADS, MAX_CONNECTIONS, HANDSHAKE_TIMEOUT, IDLE_TIMEOUT,
+                REQUEST_TIMEOUT, BODY_BUDGET);
     }
 }

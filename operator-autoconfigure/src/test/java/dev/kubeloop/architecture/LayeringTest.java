@@ -50,14 +50,14 @@ class LayeringTest {
             .resideInAnyPackage("org.springframework..", "io.micrometer..");
 
     /**
-     * The webhook server is independent of the web stack and of the controllers: the JDK (its
-     * HTTPS server included), the user API, the settings catalog, the fabric8 model and its JSON
-     * (Jackson 2 and zjsonpatch), SLF4J.
+     * The webhook server is independent of the web stack and of the controllers: the JDK, Netty
+     * (its transport: TLS and HTTP/1.1 on event loops), the user API, the settings catalog, the
+     * fabric8 model and its JSON (Jackson 2 and zjsonpatch), SLF4J.
      */
     @ArchTest
     static final ArchRule webhookServerUsesOnlyTheJdkTheApiAndFabric8sModel = classes().that()
             .resideInAPackage(WEBHOOK).should().onlyDependOnClassesThat().resideInAnyPackage("java..", "javax..",
-                    "com.sun.net.httpserver..", API, WEBHOOK, "dev.kubeloop.runtime", "io.fabric8.kubernetes.api..",
+                    "io.netty..", API, WEBHOOK, "dev.kubeloop.runtime", "io.fabric8.kubernetes.api..",
                     "io.fabric8.kubernetes.client.utils..", "io.fabric8.zjsonpatch..", "com.fasterxml.jackson..",
                     "org.slf4j..");
 

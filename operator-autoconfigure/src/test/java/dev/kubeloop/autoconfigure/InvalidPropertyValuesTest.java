@@ -152,6 +152,15 @@ class InvalidPropertyValuesTest {
             new Case("kubeloop.webhook.threads", "many", "invalid value 'many'", "a whole number of 1 or more"),
             new Case("kubeloop.webhook.threads", "0", "Property kubeloop.webhook.threads has an invalid value '0': "
                     + "it must be a whole number of 1 or more", "default (8)"),
+            new Case("kubeloop.webhook.max-connections", "0", "Property kubeloop.webhook.max-connections has an "
+                    + "invalid value '0': it must be a whole number of 1 or more", "default (512)"),
+            new Case("kubeloop.webhook.handshake-timeout", "0s", "Property kubeloop.webhook.handshake-timeout has an "
+                    + "invalid value", "a positive duration such as 10s"),
+            new Case("kubeloop.webhook.idle-timeout", "-5s", "Property kubeloop.webhook.idle-timeout has an "
+                    + "invalid value", "a positive duration such as 30s"),
+            new Case("kubeloop.webhook.request-timeout", "soon", "invalid value 'soon'"),
+            new Case("kubeloop.webhook.body-budget", "1024", "Property kubeloop.webhook.body-budget has an invalid "
+                    + "value '1024': it must be a number of bytes of 65536 or more"),
             new Case(RECONCILER + "workers", "many", "invalid value 'many'", "a whole number of 1 or more"),
             new Case(RECONCILER + "workers", "0", "workers must be a whole number of 1 or more, was 0",
                     "property kubeloop.reconcilers.widget.workers"),

@@ -115,6 +115,11 @@ class SettingsDocumentationTest {
         assertThat(webhook.getAddress()).isEqualTo(WebhookSettings.ADDRESS.defaultValue());
         assertThat(webhook.getSslBundle()).isEqualTo(WebhookSettings.SSL_BUNDLE.defaultValue());
         assertThat(webhook.getThreads()).isEqualTo(WebhookSettings.THREADS.defaultValue());
+        assertThat(webhook.getMaxConnections()).isEqualTo(WebhookSettings.MAX_CONNECTIONS.defaultValue());
+        assertThat(webhook.getHandshakeTimeout()).isEqualTo(WebhookSettings.HANDSHAKE_TIMEOUT.defaultValue());
+        assertThat(webhook.getIdleTimeout()).isEqualTo(WebhookSettings.IDLE_TIMEOUT.defaultValue());
+        assertThat(webhook.getRequestTimeout()).isEqualTo(WebhookSettings.REQUEST_TIMEOUT.defaultValue());
+        assertThat(webhook.getBodyBudget()).isEqualTo(WebhookSettings.BODY_BUDGET.defaultValue());
     }
 
     /** The documented values themselves, as client-go and controller-runtime have them. */

@@ -18,8 +18,11 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedKeyManager;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
@@ -70,6 +73,25 @@ public record TestCertificate(X509Certificate certificate, KeyPair keys) {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A server's key manager serving this certificate and its key. */
+    public X509ExtendedKeyManager keyManager() {
+        try {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            store.setKeyEntry("webhook", keys.getPrivate(), new char[0], new X509Certificate[] {certificate});
+            KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            factory.init(store, new char[0]);
+            for (KeyManager manager : factory.getKeyManagers()) {
+                if (manager instanceof X509ExtendedKeyManager x509) {
+                    return x509;
+                }
+            }
+            throw new IllegalStateException("no X509 key manager");
+        } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -34,8 +34,13 @@ import javax.net.ssl.TrustManagerFactory;
  * HttpClient (HTTP/1.1 over TLS with keep-alive, as the API server's Go client talks to a server
  * without HTTP/2). 10 s of warm-up at the rate, then the measured window.
  *
+ * <p>With {@code -Dslow.clients=N} every round is measured twice: alone, then while
+ * {@link SlowClients} holds N connections sending a ClientHello a byte a second (the attack that
+ * took the JDK-based server down; the server closes them at its handshake timeout and they come
+ * back at once).
+ *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.kubeloop.benchmarks.webhook.AdmissionLatencyMain [seconds] [rounds] [rates...]
+ * java [-Dslow.clients=200] -cp benchmarks/target/benchmarks.jar dev.kubeloop.benchmarks.webhook.AdmissionLatencyMain [seconds] [rounds] [rates...]
  * </pre>
  */
 public final class AdmissionLatencyMain {
@@ -60,15 +65,27 @@ public final class AdmissionLatencyMain {
             byte[] body = review();
             System.out.printf(Locale.ROOT, "# AdmissionReview %d bytes, %d s per round, %d rounds, load at start %s%n",
                     body.length, seconds, rounds, load());
-            System.out.println("| rate (req/s) | round | sent | answered | errors | p50 (ms) | p99 (ms) | max (ms) | load |");
-            System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+            int slow = Integer.getInteger("slow.clients", 0);
+            System.out.println("| rate (req/s) | slow clients | round | sent | answered | errors | p50 (ms) | p99 (ms) "
+                    + "| max (ms) | load |");
+            System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
             for (int rate : rates) {
                 run(client, uri, body, rate, 10); // warm-up at the rate
                 for (int round = 1; round <= rounds; round++) {
-                    Result result = run(client, uri, body, rate, seconds);
-                    System.out.printf(Locale.ROOT, "| %d | %d | %d | %d | %d | %.2f | %.2f | %.2f | %s |%n", rate, round,
-                            result.sent, result.latencies.length, result.errors, result.percentile(50),
-                            result.percentile(99), result.percentile(100), load());
+                    // alternating, so that a machine whose load changes weighs on both alike
+                    for (int clients : slow > 0 ? new int[] {0, slow} : new int[] {0}) {
+                        SlowClients attack = clients > 0 ? new SlowClients(uri.getPort(), clients) : null;
+                        try {
+                            Result result = run(client, uri, body, rate, seconds);
+                            System.out.printf(Locale.ROOT, "| %d | %d | %d | %d | %d | %d | %.2f | %.2f | %.2f | %s |%n",
+                                    rate, clients, round, result.sent, result.latencies.length, result.errors,
+                                    result.percentile(50), result.percentile(99), result.percentile(100), load());
+                        } finally {
+                            if (attack != null) {
+                                attack.close();
+                            }
+                        }
+                    }
                 }
             }
         } finally {
@@ -123,7 +140,7 @@ public final class AdmissionLatencyMain {
         return new Result(total, total - measured.length, measured);
     }
 
-    private static byte[] review() {
+    static byte[] review() {
         KubernetesSerialization serialization = new KubernetesSerialization(
                 new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES), true);
         String object = serialization.asJson(BenchWebsite.realistic("shop-front"));
@@ -139,7 +156,7 @@ public final class AdmissionLatencyMain {
                 .getBytes(StandardCharsets.UTF_8);
     }
 
-    private static SSLContext trusting(Path caFile) throws Exception {
+    static SSLContext trusting(Path caFile) throws Exception {
         KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
         trust.load(null, null);
         try (InputStream in = Files.newInputStream(caFile)) {
@@ -152,7 +169,7 @@ public final class AdmissionLatencyMain {
         return context;
     }
 
-    private static String load() {
+    static String load() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
         } catch (Exception e) {
