@@ -10,7 +10,8 @@ import java.util.Objects;
 /**
  * What a validating and a mutating webhook share: reading the review, refusing kinds and versions
  * they do not serve (naming what they expected) and objects that are not of the kind the request
- * names, letting an object being deleted go without asking the user's code ({@link DeletionUpdates}),
+ * names, letting an object being deleted go and a finalizer be added without asking the user's code
+ * ({@link FinalizerUpdates}),
  * reading the objects as the Java type, and turning whatever the user's code throws into a denial.
  * Subclasses decide. Stateless, thread-safe.
  *
@@ -52,8 +53,10 @@ abstract class AdmissionWebhook<T extends HasMetadata> implements Webhook {
             return AdmissionReviews.bad(json, bad);
         }
         if (request.context().operation() == Operation.UPDATE
-                && DeletionUpdates.onlyLetsGo(request.oldObject(), request.object())) {
-            // validation never blocks a deletion: a finalizer's removal must pass whatever the spec says today
+                && (FinalizerUpdates.onlyLetsGo(request.oldObject(), request.object())
+                        || FinalizerUpdates.onlyAddsFinalizers(request.oldObject(), request.object()))) {
+            // validation never blocks a deletion: a finalizer's removal must pass whatever the spec says today,
+            // and so must a controller's adding of its finalizer, or it never gets to report the spec as invalid
             return AdmissionReviews.allowed(json, request.uid(), Admission.allowed());
         }
         try {

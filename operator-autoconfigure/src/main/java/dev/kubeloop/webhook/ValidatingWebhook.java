@@ -9,7 +9,8 @@ import java.util.Objects;
  * Serves a {@link Validator}: create → {@code validateCreate(object)}, update →
  * {@code validateUpdate(oldObject, object)}, delete → {@code validateDelete(oldObject)}, connect →
  * allowed (Kubeloop's validators are about objects). An update that only lets an object being
- * deleted go never gets here ({@link DeletionUpdates}). Stateless, thread-safe.
+ * deleted go, or only adds a finalizer, never gets here ({@link FinalizerUpdates}). Stateless,
+ * thread-safe.
  */
 final class ValidatingWebhook<T extends HasMetadata> extends AdmissionWebhook<T> {
 

@@ -197,6 +197,40 @@ class ValidatingWebhookTest {
     }
 
     @Test
+    void addingAFinalizerToAnObjectInvalidUnderTodaysRulesIsAllowedWithoutAskingTheValidator() {
+        ObjectNode old = beingDeleted(11);
+        ((ObjectNode) old.get("metadata")).remove(List.of("deletionTimestamp", "finalizers"));
+        ObjectNode withFinalizer = old.deepCopy();
+        ((ObjectNode) withFinalizer.get("metadata")).putArray("finalizers").add("shelf.kubeloop.dev/finalizer");
+        ((ObjectNode) withFinalizer.get("metadata")).put("resourceVersion", "42");
+
+        JsonNode response = Reviews.response(update(old, withFinalizer));
+
+        assertThat(response.get("allowed").asBoolean()).as(response.toString()).isTrue();
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
+    void addingAFinalizerWithAnyOtherChangeOrInPlaceOfAnotherIsValidated() {
+        ObjectNode old = beingDeleted(11);
+        ((ObjectNode) old.get("metadata")).remove("deletionTimestamp");
+        ObjectNode withSpecChange = old.deepCopy();
+        ((ArrayNode) withSpecChange.at("/metadata/finalizers")).add("mine.example.com/finalizer");
+        ((ObjectNode) withSpecChange.get("spec")).put("books", 12);
+        ObjectNode swapped = old.deepCopy();
+        ((ObjectNode) swapped.get("metadata")).putArray("finalizers").add("mine.example.com/finalizer");
+        ObjectNode withOwner = old.deepCopy();
+        ((ArrayNode) withOwner.at("/metadata/finalizers")).add("mine.example.com/finalizer");
+        ((ObjectNode) withOwner.get("metadata")).putArray("ownerReferences").addObject().put("apiVersion", "v1")
+                .put("kind", "ConfigMap").put("name", "owner").put("uid", "u-1");
+
+        assertThat(Reviews.response(update(old, withSpecChange)).get("allowed").asBoolean()).isFalse();
+        assertThat(Reviews.response(update(old, swapped)).get("allowed").asBoolean()).isFalse();
+        assertThat(Reviews.response(update(old, withOwner)).get("allowed").asBoolean()).isFalse();
+        assertThat(calls).hasSize(3);
+    }
+
+    @Test
     void anObjectOfAnotherKindThanTheRequestsIsDeniedNamingBoth() {
         ObjectNode request = Reviews.admissionRequest("CREATE", "v2");
         request.set("object", Reviews.tree(new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder()

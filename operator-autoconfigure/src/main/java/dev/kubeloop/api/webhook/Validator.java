@@ -21,6 +21,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * managedFields, resourceVersion, generation, status) is allowed without calling
  * {@link #validateUpdate}: otherwise an object stored before a stricter rule could never go, nor
  * its namespace. {@link #validateDelete} is the only way to refuse a deletion, and an explicit one.
+ * Likewise an update that only adds finalizers to an object not being deleted is allowed without
+ * calling {@link #validateUpdate}: that is how a controller makes sure it sees the deletion, and
+ * refused, an object stored invalid would never be reconciled to say what is wrong with it.
  *
  * @param <T> the resource type, the version the webhook configuration matches (the API server
  *     converts other versions to it first, with {@code matchPolicy: Equivalent})
