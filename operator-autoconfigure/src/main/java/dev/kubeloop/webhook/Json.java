@@ -1,5 +1,6 @@
 package dev.kubeloop.webhook;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -151,9 +152,29 @@ final class Json {
             return where + " is not a field of " + unknown.getReferringClass().getSimpleName();
         }
         if (mapping instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
-            return where + " must be " + article(mismatch.getTargetType());
+            Class<?> target = mismatch.getTargetType();
+            if (target.isEnum()) {
+                return where + " must be one of " + allowedValues(target);
+            }
+            return where + " must be " + article(target);
         }
         return where + " has a value of the wrong type";
+    }
+
+    /**
+     * An enum's values as they are written in JSON ({@code @JsonProperty}'s name, else the
+     * constant's): what a user may write, in declaration order.
+     */
+    private static String allowedValues(Class<?> enumType) {
+        return java.util.Arrays.stream(enumType.getEnumConstants()).map(constant -> {
+            String name = ((Enum<?>) constant).name();
+            try {
+                JsonProperty property = enumType.getField(name).getAnnotation(JsonProperty.class);
+                return property != null && !property.value().isEmpty() ? property.value() : name;
+            } catch (NoSuchFieldException e) {
+                return name;
+            }
+        }).collect(Collectors.joining(", "));
     }
 
     private static String article(Class<?> type) {

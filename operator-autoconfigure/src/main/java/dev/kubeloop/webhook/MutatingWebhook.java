@@ -9,7 +9,11 @@ import java.util.Objects;
 /**
  * Serves a {@link Defaulter} on create and update: reads the object, lets the defaulter change it,
  * and answers with the JSONPatch of those changes ({@link DefaultingPatch}); no change, no patch.
- * Delete and connect are allowed untouched. Stateless, thread-safe.
+ * Delete and connect are allowed untouched. An object that does not read as the Java type is let
+ * through unchanged: the API server validates it against the CRD's schema after the mutating
+ * phase and answers with every field's error at once, where a denial here would name only the first
+ * field Jackson tripped on (and the validating webhook, if any, still denies it, naming the field).
+ * Stateless, thread-safe.
  */
 final class MutatingWebhook<T extends HasMetadata> extends AdmissionWebhook<T> {
 
@@ -30,7 +34,15 @@ final class MutatingWebhook<T extends HasMetadata> extends AdmissionWebhook<T> {
         return switch (request.context().operation()) {
             case CREATE, UPDATE -> {
                 JsonNode raw = request.object();
-                T object = require(raw, request, "an object");
+                T object;
+                try {
+                    object = require(raw, request, "an object");
+                } catch (BadReview unreadable) {
+                    if (raw == null) {
+                        throw unreadable;
+                    }
+                    yield AdmissionReviews.patched(json(), request.uid(), null); // the schema's answer is fuller
+                }
                 JsonNode asRead = json().tree(object);
                 defaulter.applyDefaults(object, request.context());
                 ArrayNode patch = DefaultingPatch.between(raw, asRead, json().tree(object));

@@ -147,6 +147,20 @@ class MutatingWebhookTest {
     }
 
     @Test
+    void anObjectThatDoesNotReadAsTheJavaTypeIsLetThroughUnchangedForTheSchemaToAnswer() {
+        ObjectNode unreadable = raw();
+        ((ObjectNode) unreadable.get("spec")).put("books", "a dozen");
+        java.util.List<Shelf> defaulted = new java.util.ArrayList<>();
+
+        WebhookAnswer answer = mutate((shelf, context) -> defaulted.add(shelf), unreadable, "CREATE");
+
+        assertThat(Reviews.response(answer).get("allowed").asBoolean()).as(Reviews.response(answer).toString())
+                .isTrue();
+        assertThat(Reviews.response(answer).has("patch")).isFalse();
+        assertThat(defaulted).isEmpty();
+    }
+
+    @Test
     void aDefaulterThatThrowsDeniesWithItsMessage() {
         WebhookAnswer answer = mutate((shelf, context) -> {
             throw new IllegalArgumentException("no default for a shelf without label");
