@@ -30,6 +30,7 @@ public final class CacheRequest<T extends HasMetadata> {
     private final Map<String, Function<T, List<String>>> indexes = new LinkedHashMap<>();
     private HandlerFactory<T> handlers;
     private Duration resync = Duration.ZERO;
+    private String declarer = "a cache request";
 
     private CacheRequest(Class<T> type) {
         this.type = Objects.requireNonNull(type, "type");
@@ -96,6 +97,9 @@ public final class CacheRequest<T extends HasMetadata> {
 
     /**
      * Adds an index; its values are found per namespace and across namespaces (see {@link Indexes}).
+     * Another request on the same informer may declare the same name with the same function object
+     * (a controller whose owned and watched caches of one kind share the informer): the informer
+     * keeps one index. The same name with a different function fails the registration.
      *
      * @param name the index's name in the shared informer, unique per informer (qualify it with the
      *     controller's name)
@@ -104,6 +108,12 @@ public final class CacheRequest<T extends HasMetadata> {
         if (indexes.putIfAbsent(name, values) != null) {
             throw new IllegalArgumentException("index " + name + " is declared twice");
         }
+        return this;
+    }
+
+    /** Who asks, for the message of an index conflict: {@code reconciler 'website'}. */
+    public CacheRequest<T> declaredBy(String declarer) {
+        this.declarer = Objects.requireNonNull(declarer, "declarer");
         return this;
     }
 
@@ -153,6 +163,10 @@ public final class CacheRequest<T extends HasMetadata> {
 
     Map<String, Function<T, List<String>>> indexes() {
         return indexes;
+    }
+
+    String declarer() {
+        return declarer;
     }
 
     HandlerFactory<T> handlers() {

@@ -1,5 +1,6 @@
 package dev.kubeloop.runtime.cache;
 
+import dev.kubeloop.runtime.KubeloopConfigurationException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -38,7 +39,7 @@ final class InformerEntry<T extends HasMetadata> {
 
     private final InformerKey key;
     private final List<Registration<T>> registrations = new ArrayList<>();
-    private final Map<String, Function<T, List<String>>> indexes = new LinkedHashMap<>();
+    private final Map<String, DeclaredIndex<T>> indexes = new LinkedHashMap<>();
     private boolean ownerIndex;
     private boolean optional = true;
     private final LongAdder watchRestarts = new LongAdder();
@@ -62,6 +63,11 @@ final class InformerEntry<T extends HasMetadata> {
     record Registration<T>(ResourceEventHandler<T> handler, long resyncMillis) {
     }
 
+    /** An index as declared (the function, who declared it first) and as the informer runs it. */
+    private record DeclaredIndex<T>(Function<T, List<String>> declared, String declarer,
+            Function<T, List<String>> namespaced) {
+    }
+
     InformerEntry(InformerKey key) {
         this.key = key;
     }
@@ -75,9 +81,16 @@ final class InformerEntry<T extends HasMetadata> {
         ownerIndex |= request.ownerIndex();
         optional &= request.optional();
         request.indexes().forEach((name, values) -> {
-            if (indexes.putIfAbsent(name, Indexes.namespaced(values)) != null) {
-                throw new IllegalArgumentException("index " + name + " is declared twice on " + key.describe());
+            DeclaredIndex<T> existing = indexes.get(name);
+            if (existing == null) {
+                indexes.put(name, new DeclaredIndex<>(values, request.declarer(), Indexes.namespaced(values)));
+            } else if (existing.declared() != values) {
+                throw new KubeloopConfigurationException("The index '" + name + "' on " + key.describe()
+                        + " is declared twice with different functions: by " + existing.declarer() + " and by "
+                        + request.declarer() + ". One informer holds one index of a name.",
+                        "rename one of the indexes, or declare it once and read it from both");
             }
+            // the same function again (owned and watched caches of one kind share this informer): one index
         });
         if (handler != null) {
             registrations.add(new Registration<>(handler, request.resync().toMillis()));
@@ -157,7 +170,8 @@ final class InformerEntry<T extends HasMetadata> {
         ItemStore<T> createdStore = factory.stripsManagedFields() ? new ManagedFieldsStrippingStore<>()
                 : new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
         created.itemStore(createdStore);
-        Map<String, Function<T, List<String>>> indexers = new LinkedHashMap<>(indexes);
+        Map<String, Function<T, List<String>>> indexers = new LinkedHashMap<>();
+        indexes.forEach((name, index) -> indexers.put(name, index.namespaced()));
         if (ownerIndex) {
             indexers.put(OwnerIndex.NAME, OwnerIndex::controllerOwnerUid);
         }

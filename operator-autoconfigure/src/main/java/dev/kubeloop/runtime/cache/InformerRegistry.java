@@ -109,7 +109,8 @@ public final class InformerRegistry {
     /**
      * Registers {@code request} and returns the cache view for its scope.
      *
-     * @throws IllegalArgumentException if an index it declares exists already on a shared informer
+     * @throws dev.kubeloop.runtime.KubeloopConfigurationException if an index it declares exists
+     *     already on a shared informer with a different function
      */
     public synchronized <T extends HasMetadata> ResourceCache<T> register(CacheRequest<T> request) {
         if (started) {

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,6 +37,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,6 +77,8 @@ public final class ControllerWorkers<T extends HasMetadata> {
     private final PriorityWorkQueue<ObjectKey> queue;
     private final ResourceCache<T> primaryCache;
     private final ControllerCaches caches;
+    /** The function each declared index runs in the informers, made once (see {@link #register}). */
+    private final Map<WatchDeclarations.Index<?>, Function<?, List<String>>> indexers = new HashMap<>();
     private final ReconcileHandler<T> handler;
     private final ControllerListener listener;
     /** Tells read-your-writes what every informer this controller reads delivers. */
@@ -203,14 +207,17 @@ public final class ControllerWorkers<T extends HasMetadata> {
     private <R extends HasMetadata> ResourceCache<R> register(InformerRegistry informers, Class<R> type,
             CacheRequest<R> request, WatchDeclarations<T> declared) {
         Map<String, WatchDeclarations.Index<?>> indexes = declared.indexesOf(type);
-        indexes.forEach((name, index) -> {
-            IndexFunction<? super R> function = ((WatchDeclarations.Index<R>) index).function();
-            request.index(caches.qualified(name), object -> {
-                Collection<String> values = function.values(object);
-                return values == null ? List.of() : List.copyOf(values);
-            });
-        });
-        ResourceCache<R> cache = informers.register(request);
+        // one function object per declared index: the owned and the watched caches of a kind may share
+        // an informer, which then keeps one index for both (see CacheRequest.index)
+        indexes.forEach((name, index) -> request.index(caches.qualified(name),
+                (Function<R, List<String>>) indexers.computeIfAbsent(index, declaredIndex -> {
+                    IndexFunction<? super R> function = ((WatchDeclarations.Index<R>) declaredIndex).function();
+                    return (Function<R, List<String>>) object -> {
+                        Collection<String> values = function.values(object);
+                        return values == null ? List.of() : List.copyOf(values);
+                    };
+                })));
+        ResourceCache<R> cache = informers.register(request.declaredBy("reconciler '" + config.name() + "'"));
         caches.add(type, cache, indexes.keySet());
         return cache;
     }

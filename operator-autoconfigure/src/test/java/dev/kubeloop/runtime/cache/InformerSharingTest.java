@@ -2,9 +2,11 @@ package dev.kubeloop.runtime.cache;
 
 import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubeloop.api.Result;
 import dev.kubeloop.api.predicate.EventPredicate;
+import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.testing.MockCluster;
@@ -16,6 +18,7 @@ import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +52,26 @@ class InformerSharingTest {
         manager = ControllerManager.builder(client).stripManagedFields(stripManagedFields)
                 .shutdownTimeout(Duration.ofSeconds(5)).build();
         return manager;
+    }
+
+    /** Issue 27 item 6: the same index function again is one index; a different one under the name is refused. */
+    @Test
+    void anIndexDeclaredAgainOnASharedInformerIsKeptOnceUnlessItsFunctionDiffers() {
+        InformerRegistry registry = new InformerRegistry(client, true, 0, Duration.ofSeconds(1), (i, e) -> { },
+                null, null);
+        Function<ConfigMap, List<String>> byName = c -> List.of(c.getMetadata().getName());
+        registry.register(CacheRequest.of(ConfigMap.class).index("app", byName).declaredBy("reconciler 'owner'"));
+        registry.register(CacheRequest.of(ConfigMap.class).index("app", byName).declaredBy("reconciler 'owner'"));
+
+        assertThatThrownBy(() -> registry.register(CacheRequest.of(ConfigMap.class)
+                .index("app", c -> List.of()).declaredBy("reconciler 'other'")))
+                .isInstanceOfSatisfying(KubeloopConfigurationException.class, e -> {
+                    assertThat(e.description()).isEqualTo("The index 'app' on configmaps in all namespaces is "
+                            + "declared twice with different functions: by reconciler 'owner' and by reconciler "
+                            + "'other'. One informer holds one index of a name.");
+                    assertThat(e.action()).isEqualTo("rename one of the indexes, or declare it once and read it "
+                            + "from both");
+                });
     }
 
     @Test

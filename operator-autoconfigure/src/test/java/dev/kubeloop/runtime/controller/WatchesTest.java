@@ -219,6 +219,49 @@ class WatchesTest extends MockClusterTestSupport {
                 .singleElement().satisfies(informer -> assertThat(informer.namespace()).isNull());
     }
 
+    private static ConfigMap configMap(String name, String app) {
+        return new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withNamespace("ns")
+                .withName(name).withLabels(Map.of("app", app)).endMetadata().build();
+    }
+
+    private static List<String> appOf(ConfigMap configMap) {
+        String app = configMap.getMetadata().getLabels() == null ? null : configMap.getMetadata().getLabels().get("app");
+        return app == null ? List.of() : List.of(app);
+    }
+
+    /** Issue 27 item 6: owned and watched in one scope share one informer, which got the index twice. */
+    @Test
+    void oneIndexOnAKindBothOwnedAndWatchedInOneScopeIsDeclaredOnceOnTheirSharedInformer() {
+        ownedAndWatchedWithOneIndex("");
+    }
+
+    @Test
+    void oneIndexOnAKindOwnedAndWatchedWithALabelSelectorIsOnBothInformers() {
+        ownedAndWatchedWithOneIndex("app=shop");
+    }
+
+    private void ownedAndWatchedWithOneIndex(String watchSelector) {
+        client.resource(configMap("a", "shop")).create();
+        client.resource(configMap("b", "blog")).create();
+        client.resource(widget("w", null)).create();
+        List<List<String>> shop = new CopyOnWriteArrayList<>();
+        RecordingReconciler reconciler = new RecordingReconciler().behaving((widget, context) -> {
+            shop.add(context.caches().byIndex(ConfigMap.class, "app", "ns", "shop").stream()
+                    .map(c -> c.getMetadata().getName()).toList());
+            return Result.done();
+        });
+        Controller<Widget> controller = manager.register(ControllerConfig.builder("widget", Widget.class)
+                .owns(List.of(ConfigMap.class))
+                .index(ConfigMap.class, "app", WatchesTest::appOf)
+                .watch(Watch.of(ConfigMap.class).labelSelector(watchSelector)
+                        .mapper((c, caches) -> List.of(ObjectKey.of("ns", "w"))))
+                .build(), reconciler);
+        manager.start();
+
+        eventually().until(() -> !shop.isEmpty() && controller.queueStats().idle());
+        assertThat(shop.get(shop.size() - 1)).containsExactly("a");
+    }
+
     @Test
     void threeControllersWatchingSecretsInOneScopeShareOneInformerAndOneWatch() {
         client.resource(secret("db", "1")).create();
