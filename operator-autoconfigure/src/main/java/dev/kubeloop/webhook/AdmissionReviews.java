@@ -3,8 +3,10 @@ package dev.kubeloop.webhook;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kubeloop.api.webhook.Admission;
 import dev.kubeloop.api.webhook.AdmissionContext;
+import io.fabric8.kubernetes.api.model.GroupVersionKind;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
@@ -84,11 +86,35 @@ final class AdmissionReviews {
         return answer(json, 200, response);
     }
 
-    /** Denied as the validator said: 403 Forbidden, as controller-runtime's {@code Denied}. */
-    static WebhookAnswer denied(Json json, String uid, Admission admission) {
-        AdmissionResponse response = response(uid, false, admission.warnings());
-        response.setStatus(status(403, "Forbidden", admission.message()));
+    /**
+     * Denied as the validator said: 403 Forbidden, as controller-runtime's {@code Denied}; with field
+     * errors 422 Invalid, as apimachinery's {@code NewInvalid}: the message
+     * {@code Kind.group "name" is invalid: <errors>} and one cause per field error.
+     */
+    static WebhookAnswer denied(Json json, Request request, Admission admission) {
+        AdmissionResponse response = response(request.uid(), false, admission.warnings());
+        response.setStatus(admission.fieldErrors().isEmpty() ? status(403, "Forbidden", admission.message())
+                : invalid(request, admission));
         return answer(json, 200, response);
+    }
+
+    private static Status invalid(Request request, Admission admission) {
+        GroupVersionKind kind = request.context().requestKind();
+        String group = kind == null || kind.getGroup() == null ? "" : kind.getGroup();
+        String kindName = kind == null || kind.getKind() == null ? "" : kind.getKind();
+        String name = request.context().name();
+        if ((name == null || name.isEmpty()) && request.object() != null) {
+            name = request.object().path("metadata").path("name").asText("");
+        }
+        name = name == null ? "" : name;
+        List<StatusCause> causes = admission.fieldErrors().stream()
+                .map(error -> new StatusCause(error.field(), error.body(), error.type().reason())).toList();
+        String qualifiedKind = group.isEmpty() ? kindName : kindName + "." + group;
+        return new StatusBuilder().withApiVersion(null).withKind(null).withStatus("Failure").withCode(422)
+                .withReason("Invalid")
+                .withMessage(qualifiedKind + " \"" + name + "\" is invalid: " + admission.message())
+                .withNewDetails().withGroup(group).withKind(kindName).withName(name).withCauses(causes).endDetails()
+                .build();
     }
 
     /** Denied because user code threw: 500, with the exception's message. */

@@ -41,6 +41,6 @@ final class ValidatingWebhook<T extends HasMetadata> extends AdmissionWebhook<T>
             throw new IllegalStateException(validator.getClass().getName() + " returned null instead of an Admission");
         }
         return admission.isAllowed() ? AdmissionReviews.allowed(json(), request.uid(), admission)
-                : AdmissionReviews.denied(json(), request.uid(), admission);
+                : AdmissionReviews.denied(json(), request, admission);
     }
 }

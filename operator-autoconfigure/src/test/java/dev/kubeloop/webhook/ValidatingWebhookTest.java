@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeloop.api.webhook.Admission;
 import dev.kubeloop.api.webhook.AdmissionContext;
+import dev.kubeloop.api.webhook.FieldError;
 import dev.kubeloop.api.webhook.Operation;
 import dev.kubeloop.api.webhook.Validator;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +35,13 @@ class ValidatingWebhookTest {
             }
             if ("boom".equals(shelf.getSpec().getLabel())) {
                 throw new IllegalStateException("label boom exploded");
+            }
+            if ("gold".equals(shelf.getSpec().getLabel())) {
+                return Admission.invalid(FieldError.notSupported("spec.label", "gold", "oak", "pine"));
+            }
+            if ("".equals(shelf.getSpec().getLabel())) {
+                return Admission.invalid(FieldError.invalid("spec.books", shelf.getSpec().getBooks(), "must be even"),
+                        FieldError.required("spec.label", "may not be empty")).withWarning("shelves bend");
             }
             return Admission.allowed().withWarning("a warning for kubectl");
         }
@@ -97,6 +105,50 @@ class ValidatingWebhookTest {
         assertThat(response.at("/status/code").asInt()).isEqualTo(403);
         assertThat(response.at("/status/reason").asText()).isEqualTo("Forbidden");
         assertThat(response.at("/status/message").asText()).isEqualTo("spec.books must be at most 10");
+        assertThat(response.get("warnings")).extracting(JsonNode::asText).containsExactly("shelves bend");
+    }
+
+    @Test
+    void aDenialWithOneFieldErrorIsInvalidAsTheApiServerAnswersAnInvalidObject() {
+        Shelf shelf = Shelf.named("oak", 3);
+        shelf.getSpec().setLabel("gold");
+
+        JsonNode response = Reviews.response(send(create(shelf)));
+
+        assertThat(response.get("allowed").asBoolean()).isFalse();
+        assertThat(response.at("/status/code").asInt()).isEqualTo(422);
+        assertThat(response.at("/status/reason").asText()).isEqualTo("Invalid");
+        assertThat(response.at("/status/status").asText()).isEqualTo("Failure");
+        assertThat(response.at("/status/message").asText()).isEqualTo(
+                "Shelf.kubeloop.dev \"oak\" is invalid: spec.label: Unsupported value: \"gold\": supported values: \"oak\", \"pine\"");
+        assertThat(response.at("/status/details/name").asText()).isEqualTo("oak");
+        assertThat(response.at("/status/details/group").asText()).isEqualTo("kubeloop.dev");
+        assertThat(response.at("/status/details/kind").asText()).isEqualTo("Shelf");
+        assertThat(response.at("/status/details/causes")).singleElement().satisfies(cause -> {
+            assertThat(cause.get("reason").asText()).isEqualTo("FieldValueNotSupported");
+            assertThat(cause.get("field").asText()).isEqualTo("spec.label");
+            assertThat(cause.get("message").asText())
+                    .isEqualTo("Unsupported value: \"gold\": supported values: \"oak\", \"pine\"");
+        });
+        assertThat(response.has("warnings")).isFalse();
+    }
+
+    @Test
+    void aDenialWithSeveralFieldErrorsListsThemInBracketsAndShowsAValueOnlyWhereGiven() {
+        Shelf shelf = Shelf.named("oak", 3);
+        shelf.getSpec().setLabel("");
+
+        JsonNode response = Reviews.response(send(create(shelf)));
+
+        assertThat(response.at("/status/code").asInt()).isEqualTo(422);
+        assertThat(response.at("/status/message").asText()).isEqualTo("Shelf.kubeloop.dev \"oak\" is invalid: "
+                + "[spec.books: Invalid value: 3: must be even, spec.label: Required value: may not be empty]");
+        JsonNode causes = response.at("/status/details/causes");
+        assertThat(causes).hasSize(2);
+        assertThat(causes.get(0).toString()).isEqualTo(
+                "{\"field\":\"spec.books\",\"message\":\"Invalid value: 3: must be even\",\"reason\":\"FieldValueInvalid\"}");
+        assertThat(causes.get(1).toString()).isEqualTo(
+                "{\"field\":\"spec.label\",\"message\":\"Required value: may not be empty\",\"reason\":\"FieldValueRequired\"}");
         assertThat(response.get("warnings")).extracting(JsonNode::asText).containsExactly("shelves bend");
     }
 

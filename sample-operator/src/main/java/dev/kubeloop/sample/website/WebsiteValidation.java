@@ -31,12 +31,14 @@ final class WebsiteValidation {
     }
 
     /** Why {@code name} cannot name a Website's objects, if it cannot (also the validating webhook's check). */
+    /** What a name that fails {@link #nameProblem} is told, after the name. */
+    static final String NAME_RULE = "cannot name the site's Service: it must be a DNS-1035 label (lower case letters, "
+            + "digits and '-', starting with a letter and ending with a letter or digit, at most 63 characters)";
+
     static Optional<String> nameProblem(String name) {
         if (name != null && name.length() <= MAX_LABEL && DNS_1035_LABEL.matcher(name).matches()) {
             return Optional.empty();
         }
-        return Optional.of("metadata.name \"" + name + "\" cannot name the site's Service: it must be a DNS-1035 "
-                + "label (lower case letters, digits and '-', starting with a letter and ending with a letter or "
-                + "digit, at most 63 characters)");
+        return Optional.of("metadata.name \"" + name + "\" " + NAME_RULE);
     }
 }

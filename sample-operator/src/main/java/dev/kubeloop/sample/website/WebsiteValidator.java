@@ -2,11 +2,11 @@ package dev.kubeloop.sample.website;
 
 import dev.kubeloop.api.webhook.Admission;
 import dev.kubeloop.api.webhook.AdmissionContext;
+import dev.kubeloop.api.webhook.FieldError;
 import dev.kubeloop.api.webhook.Validator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 
@@ -14,7 +14,8 @@ import org.springframework.stereotype.Component;
  * What a Website's schema cannot say, refused before it is stored (Kubeloop serves it at
  * {@code /validate-sample-kubeloop-dev-v1-website}; v1alpha1 objects arrive converted to v1):
  * <ul>
- *   <li>the name must be able to name the site's Service (a DNS-1035 label), checked at create;
+ *   <li>the name must be able to name the site's Service (a DNS-1035 label), checked at create and
+ *       refused with a field error ({@code metadata.name: Invalid value: ...});
  *   <li>{@code spec.tls} present needs {@code spec.tls.secretName}, a valid Secret name;
  *   <li>more than one replica needs an image pinned to a version (a tag other than {@code latest},
  *       or a digest): replicas pulling a moving tag can serve different pages;
@@ -36,11 +37,9 @@ public class WebsiteValidator implements Validator<Website> {
     public Admission validateCreate(Website site, AdmissionContext context) {
         // names are immutable: checked once, at create (generateName gives the name only then, so there may be none)
         String name = site.getMetadata().getName();
-        if (name != null) {
-            Optional<String> problem = WebsiteValidation.nameProblem(name);
-            if (problem.isPresent()) {
-                return Admission.denied(problem.get());
-            }
+        if (name != null && WebsiteValidation.nameProblem(name).isPresent()) {
+            // a field error: 422 Invalid, as the API server refuses an invalid object, kubectl naming the field
+            return Admission.invalid(FieldError.invalid("metadata.name", name, WebsiteValidation.NAME_RULE));
         }
         return check(site);
     }

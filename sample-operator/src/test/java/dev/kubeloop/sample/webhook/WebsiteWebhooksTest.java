@@ -85,8 +85,10 @@ class WebsiteWebhooksTest {
     @Test
     void aNameThatCannotNameTheServiceIsDeniedAtCreate() {
         for (String name : List.of("1site", "my.site", "a" + "-long".repeat(13) + "x")) {
-            assertThat(webhooks.create(website(name)).message()).as(name)
-                    .startsWith("metadata.name \"" + name + "\" cannot name the site's Service");
+            AdmissionResult<Website> result = webhooks.create(website(name));
+            assertThat(result.code()).as(name).isEqualTo(422);
+            assertThat(result.message()).as(name).startsWith("Website.sample.kubeloop.dev \"" + name
+                    + "\" is invalid: metadata.name: Invalid value: \"" + name + "\": cannot name the site's Service");
         }
     }
 
