@@ -149,7 +149,14 @@ public final class KubeloopTestKit implements ControllerObserver {
                 return Check.notYet("its last reconcile ended with " + last.name().toLowerCase(Locale.ROOT)
                         + " and a retry is pending");
             }
-            return Check.done(latest);
+            // the object was read before the queue was looked at: a reconcile that ended in between may have
+            // written it since (its status), and what is returned must be what that reconcile left
+            T now = client().resource(object).get();
+            if (now == null || !Objects.equals(now.getMetadata().getResourceVersion(),
+                    latest.getMetadata().getResourceVersion())) {
+                return Check.notYet("it changed while its controller was looked at (a reconcile's write landing)");
+            }
+            return Check.done(now);
         }, List.of(key));
     }
 
