@@ -123,7 +123,9 @@ class SampleChartClusterTest {
                 .allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getImage()).isEqualTo(NGINX));
         assertThat(ready.getStatus().getReadyReplicas()).isEqualTo(2);
         String clusterIp = client.services().inNamespace(namespace).withName("hello").get().getSpec().getClusterIP();
-        assertThat(fetch(clusterIp)).isEqualTo("<h1>hello from a cluster</h1>");
+        // kube-proxy writes the Service's rules after the endpoints are ready, on its own time: wait for them
+        LocalCluster.await("the page served through the Service", POD_START,
+                () -> "<h1>hello from a cluster</h1>".equals(fetchOrNull(clusterIp)));
 
         client.resources(Website.class).inNamespace(namespace).withName("hello")
                 .edit(w -> {
