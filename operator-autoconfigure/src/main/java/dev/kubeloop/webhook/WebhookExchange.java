@@ -6,6 +6,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -20,6 +21,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -46,6 +48,9 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(WebhookServer.class);
 
     private enum State { WAITING, READING, DISCARDING, ANSWERING, CLOSING }
+
+    /** As long as Go's server waits after a half-close before it closes (its rstAvoidanceDelay). */
+    static final Duration LINGER = Duration.ofMillis(500);
 
     private final ServerParts parts;
     private State state = State.WAITING;
@@ -267,12 +272,40 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
             if (answering) {
                 parts.inFlight.end();
             }
-            if (close || !written.isSuccess()) {
+            if (!written.isSuccess()) {
                 ctx.close();
+            } else if (close) {
+                closeAfterAnswer(ctx, !answering);
             } else {
                 next(ctx);
             }
         });
+    }
+
+    /**
+     * Closes after an answer. When the request may not have been read whole (refused early,
+     * malformed, too slow), closing at once would reset the connection with the client's bytes
+     * unread, and a reset can destroy the answer in the client's buffers before it reads it (or
+     * fail the write it is still making): the client sees a broken connection, not the 4xx. As
+     * Go's server does, end the sending side (TLS close_notify, then the TCP half-close), keep
+     * reading and discarding for {@link #LINGER}, then close.
+     */
+    private void closeAfterAnswer(ChannelHandlerContext ctx, boolean inputMayBeUnread) {
+        if (!inputMayBeUnread || !(ctx.channel() instanceof DuplexChannel duplex)) {
+            ctx.close();
+            return;
+        }
+        ctx.channel().config().setAutoRead(true);
+        ScheduledFuture<?> lingering = ctx.executor().schedule(() -> {
+            ctx.close();
+        }, LINGER.toNanos(), TimeUnit.NANOSECONDS);
+        ctx.channel().closeFuture().addListener(closed -> lingering.cancel(false));
+        SslHandler tls = ctx.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            duplex.shutdownOutput();
+        } else {
+            tls.closeOutbound().addListener(sent -> duplex.shutdownOutput());
+        }
     }
 
     /** Ready for the connection's next request. */
