@@ -33,8 +33,9 @@ import java.util.function.Supplier;
  * </ul>
  *
  * Both patches touch only {@code metadata.finalizers} and are locked on the object's
- * resourceVersion: another controller's finalizer added meanwhile makes the patch fail with 409
- * (the key is retried on the newer object) instead of being overwritten. Immutable; thread-safe.
+ * resourceVersion (the removal on the version cleanup's own writes left, not the one it started
+ * from): another controller's finalizer added meanwhile makes the patch fail with 409 (the key is
+ * retried on the newer object) instead of being overwritten. Immutable; thread-safe.
  */
 final class FinalizerProtocol<T extends HasMetadata> {
 
