@@ -183,7 +183,7 @@ final class ReconcileHandler<T extends HasMetadata> {
                 object.getMetadata().getUid(), fenced, caches, ownedTypes, events, reconcilerLog, writes, scope,
                 tracker);
         if (object.isMarkedForDeletion()) {
-            return finalizers.cleanup(object, context, fenced, writes.finalizerSender(scope));
+            return finalizers.cleanup(object, context, fenced, writes.finalizerSender(scope), () -> primary(scope));
         }
         T withFinalizer = finalizers.beforeReconcile(object, fenced, writes.finalizerSender(scope));
         Result result = reconciler.reconcile(withFinalizer, context);
@@ -191,6 +191,12 @@ final class ReconcileHandler<T extends HasMetadata> {
             writes.prune(scope, ownedTypes, object.getMetadata().getUid());
         }
         return result;
+    }
+
+    /** The primary as this reconcile's own writes left it (or as it started). */
+    @SuppressWarnings("unchecked")
+    private T primary(ControllerWrites.Scope scope) {
+        return (T) scope.primary();
     }
 
     /** The outcome's queue action, at the priority the key was handed out at. */
