@@ -50,7 +50,9 @@ public interface ReconcileContext<T extends HasMetadata> {
     /**
      * Read access to all of this reconciler's caches (primary, owned and watched types) and the
      * indexes it declared, e.g. {@code caches().byIndex(Website.class, "spec.tls.secretName",
-     * namespace, "db-creds")}. Shared, read-only instances.
+     * namespace, "db-creds")}. Shared, read-only instances. Like {@link #owned} and {@link #cached},
+     * every read includes this reconciler's own writes (a list has the objects it just created, not
+     * those it deleted), before the informer delivers them.
      */
     CacheReader caches();
 

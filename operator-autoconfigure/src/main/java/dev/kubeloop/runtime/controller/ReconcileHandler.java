@@ -52,7 +52,8 @@ final class ReconcileHandler<T extends HasMetadata> {
     private final ResourceReconciler<T> reconciler;
     private final PriorityWorkQueue<ObjectKey> queue;
     private final ResourceCache<T> cache;
-    private final ControllerCaches caches;
+    /** Every read of a reconcile: the caches as this controller's own writes left them. */
+    private final ReadYourWritesReader reads;
     private final Set<Class<?>> ownedTypes;
     private final KubernetesClient client;
     private final EventRecorder events;
@@ -82,7 +83,7 @@ final class ReconcileHandler<T extends HasMetadata> {
         this.reconciler = reconciler;
         this.queue = queue;
         this.cache = cache;
-        this.caches = caches;
+        this.reads = new ReadYourWritesReader(caches, tracker, config.declarations());
         this.ownedTypes = Set.copyOf(ownedTypes);
         this.client = client;
         this.events = events;
@@ -180,8 +181,7 @@ final class ReconcileHandler<T extends HasMetadata> {
         // the scope starts from the shared read-only version: the reconciler changes its copy, not that one
         ControllerWrites.Scope scope = writes.scope(current, fenced);
         ReconcileContext<T> context = new DefaultReconcileContext<>(config.name(), key, retries,
-                object.getMetadata().getUid(), fenced, caches, ownedTypes, events, reconcilerLog, writes, scope,
-                tracker);
+                object.getMetadata().getUid(), fenced, reads, ownedTypes, events, reconcilerLog, writes, scope);
         if (object.isMarkedForDeletion()) {
             return finalizers.cleanup(object, context, fenced, writes.finalizerSender(scope), () -> primary(scope));
         }
