@@ -204,8 +204,8 @@ final class ControllerWrites {
 
     /**
      * Sends the apply; when the API server refuses it as invalid (422) because a list merged by key
-     * holds entries the body does not set ({@link StaleListEntries}), removes them and applies once
-     * more if the options say so, else fails with the refusal's message completed by what is stale,
+     * holds entries the body does not set ({@link StaleListEntries}), replaces those lists by the
+     * body's entries and applies once more if the options say so, else fails with the refusal's message completed by what is stale,
      * who set it, and the ways out (the runtime reports it as a Warning event and one log line).
      */
     private <R extends HasMetadata> R applyOrExplain(Scope scope, R body, String json, String manager,
@@ -225,9 +225,10 @@ final class ControllerWrites {
             }
             if (options.removesStaleEntries()) {
                 log.info("Apply refused because of stale list entries, removing them and applying again: controller={} "
-                        + "object={} {} entries={}", controller, body.getKind(), ObjectKey.of(body), stale);
+                        + "object={} {} entries={}", controller, body.getKind(), ObjectKey.of(body),
+                        stale.stream().map(entry -> entry.list() + entry.key() + " set by " + entry.managers()).toList());
                 scope.client.resource(stored).patch(PatchContext.of(PatchType.JSON),
-                        StaleListEntries.removal(stale, stored.getMetadata().getResourceVersion()));
+                        StaleListEntries.replacement(stale, stored.getMetadata().getResourceVersion()));
                 events.normal(scope.primary, "StaleEntriesRemoved", "Removed " + stale.stream()
                         .map(entry -> entry.key().toString()).collect(Collectors.joining(", ")) + " from "
                         + body.getKind() + " " + body.getMetadata().getName() + ", which the apply does not set and "
@@ -237,9 +238,7 @@ final class ControllerWrites {
             Status status = e.getStatus();
             String message = refusal.get().message() + "." + StaleListEntries.describe(body.getKind(), stale);
             Status explained = new StatusBuilder(status == null ? new Status() : status).withMessage(message).build();
-            KubernetesClientException wrapped = new KubernetesClientException(message, e.getCode(), explained);
-            wrapped.initCause(e);
-            throw wrapped;
+            throw new KubernetesClientException(message, e, e.getCode(), explained, null);
         }
     }
 

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeloop.api.ApiRefusal;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,8 +42,14 @@ final class StaleListEntries {
      * @param pointer the entry's JSON pointer in the stored object ({@code /spec/ports/0})
      * @param key the entry's key ({@code {"port":8080,"protocol":"TCP"}})
      * @param managers the field managers that set it (none known: an entry no manager claims)
+     * @param wanted the list as the apply sets it
      */
-    record Entry(String list, String pointer, JsonNode key, Set<String> managers) {
+    record Entry(String list, String pointer, JsonNode key, Set<String> managers, JsonNode wanted) {
+
+        /** The list's JSON pointer in the stored object ({@code /spec/ports}). */
+        String listPointer() {
+            return pointer.substring(0, pointer.lastIndexOf('/'));
+        }
     }
 
     private StaleListEntries() {
@@ -117,7 +122,7 @@ final class StaleListEntries {
                         setBy.add(managers.get(m));
                     }
                 }
-                stale.add(new Entry(path, pointer + "/" + i, key, setBy));
+                stale.add(new Entry(path, pointer + "/" + i, key, setBy, bodyNode));
             }
         }
         return stale;
@@ -191,24 +196,25 @@ final class StaleListEntries {
         }
         return text.append(String.join(", ", entries)).append(". Remove ").append(stale.size() == 1 ? "it" : "them")
                 .append(" from the ").append(kind).append(" (kubectl edit), or apply with ")
-                .append("ApplyOptions.defaults().removeStaleEntries() to have the operator remove them").toString();
+                .append("ApplyOptions.defaults().removeStaleEntries() to have the operator replace the list").toString();
     }
 
     /**
-     * A JSON patch that removes the stale entries, locked on {@code resourceVersion} (an entry
-     * moved meanwhile is not removed by its old index: the patch fails with 409 and the key is
-     * retried on the newer object).
+     * A JSON patch that replaces each list holding stale entries by the apply's entries, locked on
+     * {@code resourceVersion} (a list changed meanwhile fails the patch with 409, and the key is
+     * retried on the newer object). Replaced rather than emptied of the stale entries: a Service
+     * whose only port is stale would be left without one, which the API server refuses too. The
+     * apply that follows makes the entries its own again.
      */
-    static String removal(List<Entry> stale, String resourceVersion) {
+    static String replacement(List<Entry> stale, String resourceVersion) {
         ArrayNode patch = JsonNodeFactory.instance.arrayNode();
         patch.addObject().put("op", "test").put("path", "/metadata/resourceVersion").put("value", resourceVersion);
-        // from the last index down, so that each removal leaves the indexes of the others as they were
-        stale.stream().map(Entry::pointer).sorted(Comparator.comparing(StaleListEntries::lastIndex).reversed())
-                .forEach(pointer -> patch.addObject().put("op", "remove").put("path", pointer));
+        Set<String> replaced = new LinkedHashSet<>();
+        for (Entry entry : stale) {
+            if (replaced.add(entry.listPointer())) {
+                patch.addObject().put("op", "replace").put("path", entry.listPointer()).set("value", entry.wanted());
+            }
+        }
         return patch.toString();
-    }
-
-    private static int lastIndex(String pointer) {
-        return Integer.parseInt(pointer.substring(pointer.lastIndexOf('/') + 1));
     }
 }

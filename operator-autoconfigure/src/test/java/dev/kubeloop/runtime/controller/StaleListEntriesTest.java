@@ -69,14 +69,13 @@ class StaleListEntriesTest {
     }
 
     @Test
-    void theRemovalIsLockedOnTheVersionReadAndRemovesFromTheLastIndexDown() throws Exception {
-        List<StaleListEntries.Entry> stale = List.of(
-                new StaleListEntries.Entry("spec.ports", "/spec/ports/0", tree("{\"port\":81}"), java.util.Set.of()),
-                new StaleListEntries.Entry("spec.ports", "/spec/ports/2", tree("{\"port\":82}"), java.util.Set.of()));
+    void theListIsReplacedByTheAppliedEntriesOnceLockedOnTheVersionReadSoThatItIsNeverLeftEmpty() throws Exception {
+        List<StaleListEntries.Entry> stale = StaleListEntries.find(tree(PATCHED_SERVICE), tree(APPLIED_SERVICE),
+                TWO_UNNAMED_PORTS);
 
-        assertThat(StaleListEntries.removal(stale, "42")).isEqualTo("[{\"op\":\"test\",\"path\":"
-                + "\"/metadata/resourceVersion\",\"value\":\"42\"},{\"op\":\"remove\",\"path\":\"/spec/ports/2\"},"
-                + "{\"op\":\"remove\",\"path\":\"/spec/ports/0\"}]");
+        assertThat(StaleListEntries.replacement(stale, "42")).isEqualTo("[{\"op\":\"test\",\"path\":"
+                + "\"/metadata/resourceVersion\",\"value\":\"42\"},{\"op\":\"replace\",\"path\":\"/spec/ports\","
+                + "\"value\":[{\"port\":80,\"protocol\":\"TCP\"}]}]");
     }
 
     @Test
