@@ -2,25 +2,17 @@ package dev.kubeloop.sample.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeloop.api.ApplyOptions;
-import dev.kubeloop.api.ReconcileContext;
-import dev.kubeloop.api.Reconciler;
-import dev.kubeloop.api.ResourceReconciler;
-import dev.kubeloop.api.Result;
+import dev.kubeloop.e2e.reconcilers.OneJobPerRun;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -32,10 +24,10 @@ import org.springframework.context.annotation.Import;
  */
 @KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
         properties = "sample.demo=off")
-@Import(RetainedChildrenE2ETest.RunsOperator.class)
+@Import(OneJobPerRun.Config.class)
 class RetainedChildrenE2ETest {
 
-    private static final String SELECTED = "kubeloop.dev/e2e-runs";
+    private static final String SELECTED = OneJobPerRun.SELECTED;
     private static final String APPLIED_BY = "kubeloop.dev/applied-by";
     private static final String RETAINED_BY = "kubeloop.dev/retained-by";
 
@@ -88,34 +80,5 @@ class RetainedChildrenE2ETest {
         return new ConfigMapBuilder().withNewMetadata().withName("nightly").withNamespace(kit.namespace())
                 .addToLabels(SELECTED, "true").endMetadata()
                 .addToData("run", String.valueOf(run)).addToData("retain", String.valueOf(retain)).build();
-    }
-
-    @TestConfiguration(proxyBeanMethods = false)
-    static class RunsOperator {
-
-        @Bean
-        OneJobPerRun oneJobPerRun() {
-            return new OneJobPerRun();
-        }
-    }
-
-    /** For each selected ConfigMap, the run's Job (retained when it says so) and the run's Secret. */
-    @Reconciler(name = "e2e-runs", labelSelector = SELECTED + "=true", owns = {Job.class, Secret.class},
-            generationAware = false) // a ConfigMap has no generation: every change of its data is a new run
-    static class OneJobPerRun implements ResourceReconciler<ConfigMap> {
-
-        @Override
-        public Result reconcile(ConfigMap schedule, ReconcileContext<ConfigMap> context) {
-            String name = schedule.getMetadata().getName();
-            String run = schedule.getData().get("run");
-            Job job = new JobBuilder().withNewMetadata().withName(name + "-run-" + run).endMetadata().withNewSpec()
-                    .withNewTemplate().withNewSpec().addNewContainer().withName("run").withImage("busybox")
-                    .endContainer().withRestartPolicy("Never").endSpec().endTemplate().endSpec().build();
-            ApplyOptions options = ApplyOptions.defaults();
-            context.apply(job, Boolean.parseBoolean(schedule.getData().get("retain")) ? options.retain() : options);
-            context.apply(new SecretBuilder().withNewMetadata().withName(name + "-settings-" + run).endMetadata()
-                    .addToData("run", "cnVu").build());
-            return Result.done();
-        }
     }
 }

@@ -2,11 +2,7 @@ package dev.kubeloop.sample.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeloop.api.ApplyOptions;
-import dev.kubeloop.api.ReconcileContext;
-import dev.kubeloop.api.Reconciler;
-import dev.kubeloop.api.ResourceReconciler;
-import dev.kubeloop.api.Result;
+import dev.kubeloop.e2e.reconcilers.ServiceWithOneUnnamedPort;
 import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
@@ -14,14 +10,11 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -34,10 +27,10 @@ import org.springframework.context.annotation.Import;
  */
 @KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
         properties = "sample.demo=off")
-@Import(StaleListEntriesE2ETest.PortsOperator.class)
+@Import(ServiceWithOneUnnamedPort.Config.class)
 class StaleListEntriesE2ETest {
 
-    private static final String SELECTED = "kubeloop.dev/e2e-ports";
+    private static final String SELECTED = ServiceWithOneUnnamedPort.SELECTED;
 
     @Autowired
     KubernetesClient client;
@@ -106,30 +99,5 @@ class StaleListEntriesE2ETest {
         return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(kit.namespace())
                 .addToLabels(SELECTED, "true").endMetadata()
                 .addToData("removeStaleEntries", String.valueOf(removeStaleEntries)).build();
-    }
-
-    @TestConfiguration(proxyBeanMethods = false)
-    static class PortsOperator {
-
-        @Bean
-        ServiceWithOneUnnamedPort serviceWithOneUnnamedPort() {
-            return new ServiceWithOneUnnamedPort();
-        }
-    }
-
-    /** For each selected ConfigMap, a Service of its name with one port, 80, unnamed as most are. */
-    @Reconciler(name = "e2e-ports", labelSelector = SELECTED + "=true", owns = Service.class)
-    static class ServiceWithOneUnnamedPort implements ResourceReconciler<ConfigMap> {
-
-        @Override
-        public Result reconcile(ConfigMap primary, ReconcileContext<ConfigMap> context) {
-            Service service = new ServiceBuilder().withNewMetadata().withName(primary.getMetadata().getName())
-                    .endMetadata().withNewSpec().addToSelector("app", "ports").addNewPort().withPort(80)
-                    .withProtocol("TCP").endPort().endSpec().build();
-            ApplyOptions options = ApplyOptions.defaults();
-            context.apply(service, Boolean.parseBoolean(primary.getData().get("removeStaleEntries"))
-                    ? options.removeStaleEntries() : options);
-            return Result.done();
-        }
     }
 }
