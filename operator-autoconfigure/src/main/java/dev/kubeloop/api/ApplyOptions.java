@@ -12,7 +12,8 @@ import java.util.Objects;
  *
  * @param fieldManager the server-side apply field manager; null: the controller's
  * @param owned whether the object is the primary's: it gets a controller owner reference and the
- *     label that lets pruning delete it once a reconcile no longer applies it
+ *     label that lets pruning delete it once a reconcile no longer applies it (unless
+ *     {@code retained})
  * @param adopts whether an existing object that no one controls and that this controller never
  *     applied may be taken over (see {@link #adopt()}); only with {@code owned}
  * @param retained whether an owned object stays outside the set pruning deletes from (see
