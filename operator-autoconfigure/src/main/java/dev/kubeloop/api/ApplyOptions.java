@@ -125,7 +125,8 @@ public record ApplyOptions(String fieldManager, boolean owned, boolean adopts, b
      * Service's ports, a container's env) still holds entries this apply does not set, left there
      * by another field manager ({@code kubectl edit}) or by an earlier write that was not this
      * apply (a {@code create}): replace each such list by this apply's entries (locked on the
-     * version read) and apply again, once; a {@code StaleEntriesRemoved} event names what went. Without it, such a refusal fails the reconcile with a message that names the list, the
+     * version read) and apply again, once; a {@code StaleEntriesRemoved} event names what went.
+     * Without it, such a refusal fails the reconcile with a message that names the list, the
      * entries and who set them. Use it for lists the operator alone decides (its Service's ports);
      * not for lists others are meant to add to (sidecars injected into a Pod template).
      */

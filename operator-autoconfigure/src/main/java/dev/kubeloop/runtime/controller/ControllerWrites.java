@@ -205,8 +205,9 @@ final class ControllerWrites {
     /**
      * Sends the apply; when the API server refuses it as invalid (422) because a list merged by key
      * holds entries the body does not set ({@link StaleListEntries}), replaces those lists by the
-     * body's entries and applies once more if the options say so, else fails with the refusal's message completed by what is stale,
-     * who set it, and the ways out (the runtime reports it as a Warning event and one log line).
+     * body's entries and applies once more if the options say so, else fails with the refusal's
+     * message completed by what is stale, who set it, and the ways out (the runtime reports it as a
+     * Warning event and one log line).
      */
     private <R extends HasMetadata> R applyOrExplain(Scope scope, R body, String json, String manager,
             ApplyOptions options) {
@@ -226,7 +227,8 @@ final class ControllerWrites {
             if (options.removesStaleEntries()) {
                 log.info("Apply refused because of stale list entries, removing them and applying again: controller={} "
                         + "object={} {} entries={}", controller, body.getKind(), ObjectKey.of(body),
-                        stale.stream().map(entry -> entry.list() + entry.key() + " set by " + entry.managers()).toList());
+                        stale.stream().map(entry -> entry.list() + entry.key() + " set by " + entry.managers())
+                                .toList());
                 scope.client.resource(stored).patch(PatchContext.of(PatchType.JSON),
                         StaleListEntries.replacement(stale, stored.getMetadata().getResourceVersion()));
                 events.normal(scope.primary, "StaleEntriesRemoved", "Removed " + stale.stream()

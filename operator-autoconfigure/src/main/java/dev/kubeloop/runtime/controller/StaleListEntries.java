@@ -196,7 +196,8 @@ final class StaleListEntries {
         }
         return text.append(String.join(", ", entries)).append(". Remove ").append(stale.size() == 1 ? "it" : "them")
                 .append(" from the ").append(kind).append(" (kubectl edit), or apply with ")
-                .append("ApplyOptions.defaults().removeStaleEntries() to have the operator replace the list").toString();
+                .append("ApplyOptions.defaults().removeStaleEntries() to have the operator replace the list")
+                .toString();
     }
 
     /**

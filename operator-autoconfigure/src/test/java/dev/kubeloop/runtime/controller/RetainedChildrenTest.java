@@ -123,8 +123,8 @@ class RetainedChildrenTest extends MockClusterTestSupport {
         long before = controller.count(ReconcileOutcome.SUCCESS);
         resize(2);
 
-        eventually().until(() -> configMap("a-settings-2") != null && controller.count(ReconcileOutcome.SUCCESS) > before
-                && controller.queueStats().idle());
+        eventually().until(() -> configMap("a-settings-2") != null
+                && controller.count(ReconcileOutcome.SUCCESS) > before && controller.queueStats().idle());
         assertThat(configMap("a-settings-1")).isNotNull();
         assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.PRUNE, 0L);
     }
