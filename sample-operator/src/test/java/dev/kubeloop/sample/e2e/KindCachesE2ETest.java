@@ -34,7 +34,8 @@ import org.springframework.beans.factory.annotation.Autowired;
  * reconcile triggered by a labelled Pod reads that Pod. The primaries are ConfigMaps, so that no
  * CRD is needed; the Pods are never scheduled (no kubelet), which the test does not need.
  */
-@KubeloopTest(properties = "sample.demo=off")
+@KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
+        properties = "sample.demo=off")
 class KindCachesE2ETest {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
