@@ -14,11 +14,15 @@ import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -28,7 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Issue 27, items 4 and 5, against a real kube-apiserver: a reconciler that owns Pods (its cache
+ * Issue 27, items 4 and 5, against a real kube-apiserver: an owned cache limited to the objects
+ * the reconciler applied takes in a child made before once the first apply labels it; a reconciler that owns Pods (its cache
  * limited to the Pods it applied) and watches Pods others labelled for it
  * ({@code app,!kubeloop.dev/applied-by}) has two Pod informers, filtered by the API server; every
  * reconcile triggered by a labelled Pod reads that Pod. The primaries are ConfigMaps, so that no
@@ -96,6 +101,50 @@ class KindCachesE2ETest {
         List<InformerStatus> pods = manager.informers().stream().filter(i -> i.kind().equals("Pod")).toList();
         assertThat(pods).as("two Pod informers, each filtered by the API server").hasSize(2)
                 .allSatisfy(informer -> assertThat(informer.cachedObjects()).isLessThanOrEqualTo(APPS));
+    }
+
+    @Test
+    void anAppliedOnlyOwnedCacheTakesInAChildMadeBeforeOnceTheFirstApplyLabelsIt() {
+        String namespace = kit.namespace();
+        ConfigMap app = client.resource(new ConfigMapBuilder().withNewMetadata().withNamespace(namespace)
+                .withName("app").addToLabels("e2e", "applied-only").endMetadata().build()).create();
+        for (int i = 0; i < 5; i++) {
+            client.resource(new SecretBuilder().withNewMetadata().withNamespace(namespace).withName("unrelated-" + i)
+                    .endMetadata().addToStringData("k", "v").build()).create();
+        }
+        // made by an earlier version with client().create(): owned by the app, without the applied-by label
+        client.resource(new SecretBuilder().withNewMetadata().withNamespace(namespace).withName("app-child")
+                .addToOwnerReferences(new OwnerReferenceBuilder().withApiVersion("v1").withKind("ConfigMap")
+                        .withName("app").withUid(app.getMetadata().getUid()).withController(true).build())
+                .endMetadata().addToStringData("k", "old").build()).create();
+        List<List<String>> owned = new CopyOnWriteArrayList<>();
+        manager = ControllerManager.builder(client).build();
+        Controller<ConfigMap> controller = manager.register(ControllerConfig.builder("e2e-applied-only", ConfigMap.class)
+                .namespaces(List.of(namespace)).labelSelector("e2e=applied-only").ownsApplied(Secret.class).build(),
+                (primary, context) -> {
+                    context.apply(new SecretBuilder().withNewMetadata().withName("app-child").endMetadata()
+                            .addToStringData("k", "new").build());
+                    owned.add(context.owned(Secret.class).stream().map(s -> s.getMetadata().getName()).toList());
+                    return Result.done();
+                });
+        manager.start();
+
+        kit.await("the child labelled by the first apply and owned() listing it", WAIT, () -> !owned.isEmpty()
+                && owned.get(owned.size() - 1).equals(List.of("app-child")) && controller.queueStats().idle());
+        Secret child = client.secrets().inNamespace(namespace).withName("app-child").get();
+        assertThat(child.getMetadata().getLabels()).containsEntry("kubeloop.dev/applied-by", "e2e-applied-only");
+        assertThat(child.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(owner -> assertThat(owner.getUid()).isEqualTo(app.getMetadata().getUid()));
+        InformerStatus secrets = manager.informers().stream().filter(i -> i.kind().equals("Secret")).findFirst()
+                .orElseThrow();
+        assertThat(secrets.cachedObjects()).as("the unrelated Secrets are not cached").isEqualTo(1);
+
+        int before = owned.size();
+        client.secrets().inNamespace(namespace).withName("app-child").edit(s -> {
+            s.getMetadata().setAnnotations(Map.of("drift", "yes"));
+            return s;
+        });
+        kit.await("a change to the labelled child reconciles its owner", WAIT, () -> owned.size() > before);
     }
 
     private static Pod pod(String namespace, String name, String app) {
