@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,6 +86,16 @@ class KindCachesTest extends MockClusterTestSupport {
 
     @Test
     void ownedAppliedOnlyAndWatchedWithASelectorEveryReconcileSeesThePodLabelledForIt() {
+        everyReconcileSeesThePodLabelledForIt(builder -> builder.ownsApplied(Pod.class));
+    }
+
+    /** The declarations: both caches may hold a labelled Pod, each informer delivering it in its own time. */
+    @Test
+    void ownedWholeAndWatchedWithASelectorEveryReconcileSeesThePodLabelledForIt() {
+        everyReconcileSeesThePodLabelledForIt(builder -> builder.owns(Pod.class));
+    }
+
+    private void everyReconcileSeesThePodLabelledForIt(UnaryOperator<ControllerConfig.Builder<Widget>> owning) {
         int widgets = 40;
         for (int i = 0; i < widgets; i++) {
             client.resource(Widget.named("ns", "w" + i)).create();
@@ -98,8 +109,7 @@ class KindCachesTest extends MockClusterTestSupport {
             sawItsPod.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>()).add(listed && got);
             return Result.done();
         });
-        Controller<Widget> controller = manager.register(ControllerConfig.builder("widget", Widget.class)
-                .ownsApplied(Pod.class)
+        Controller<Widget> controller = manager.register(owning.apply(ControllerConfig.builder("widget", Widget.class))
                 .watch(Watch.of(Pod.class).labelSelector(LABELLED_BY_OTHERS).mapper(Mappers.toKey(KindCachesTest::appOf)))
                 .build(), reconciler);
         manager.start();
