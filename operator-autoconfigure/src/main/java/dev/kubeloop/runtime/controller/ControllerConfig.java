@@ -197,9 +197,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         private Collection<String> namespaces = Settings.RECONCILER_NAMESPACES.defaultValue();
         private String labelSelector = Settings.LABEL_SELECTOR.defaultValue();
         private Collection<Class<? extends HasMetadata>> owns = List.of();
-        /** Stands for this reconciler's applied-by label until build() knows the final name; no selector reads so. */
-        private static final String APPLIED_ONLY = "<applied-by this reconciler>";
-        /** As declared: a selector, or {@link #APPLIED_ONLY} for this reconciler's applied-by label. */
+        /** As declared, not yet validated (build() does). */
         private final Map<Class<?>, String> ownedSelectors = new LinkedHashMap<>();
         private boolean generationAware = Settings.GENERATION_AWARE.defaultValue();
         private Duration resyncPeriod = Settings.RESYNC_PERIOD.defaultValue();
@@ -253,7 +251,7 @@ public final class ControllerConfig<T extends HasMetadata> {
             String before = ownedSelectors.get(type);
             if (before != null && !before.equals(selector) && !selector.isEmpty()) {
                 throw invalid(name, "owns", "it owns " + (type == null ? "null" : type.getSimpleName())
-                        + " with two label selectors, '" + shown(before) + "' and '" + shown(selector) + "'",
+                        + " with two label selectors, '" + before + "' and '" + selector + "'",
                         "declare one selector per owned type (one cache of the kind)");
             }
             if (!selector.isEmpty()) {
@@ -264,11 +262,8 @@ public final class ControllerConfig<T extends HasMetadata> {
 
         @Override
         public Builder<T> ownsApplied(Class<? extends HasMetadata> type) {
-            return owns(type, APPLIED_ONLY);
-        }
-
-        private static String shown(String selector) {
-            return APPLIED_ONLY.equals(selector) ? ControllerWrites.APPLIED_BY + "=<reconciler>" : selector;
+            // the label every owned apply of this controller writes (ControllerWrites.placeAndOwn)
+            return owns(type, ControllerWrites.APPLIED_BY + "=" + name);
         }
 
         @Override
@@ -394,9 +389,8 @@ public final class ControllerConfig<T extends HasMetadata> {
             List<Class<? extends HasMetadata>> validOwned = List.copyOf(ownedTypes);
             Map<Class<?>, String> validOwnedSelectors = new LinkedHashMap<>();
             ownedSelectors.forEach((type, selector) -> {
-                String resolved = APPLIED_ONLY.equals(selector) ? ControllerWrites.APPLIED_BY + "=" + name : selector;
                 try {
-                    validOwnedSelectors.put(type, LabelSelectors.validate(resolved));
+                    validOwnedSelectors.put(type, LabelSelectors.validate(selector));
                 } catch (IllegalArgumentException e) {
                     throw invalid(name, "owns", "the label selector of owned type " + type.getSimpleName() + " is "
                             + "invalid: " + e.getMessage(), "fix the selector; the syntax is key=value, key!=value, "

@@ -80,14 +80,15 @@ class ControllerConfigTest {
         assertThat(config.ownedLabelSelector(ConfigMap.class)).isEqualTo("managed=true");
         assertThat(config.ownedLabelSelector(Secret.class)).isEqualTo("kubeloop.dev/applied-by=widget");
         assertThat(config.ownedLabelSelector(Service.class)).isEmpty();
-        assertThat(config.toBuilder().build().ownedLabelSelector(Secret.class))
+        assertThat(config.toBuilder().ownsApplied(Secret.class).build().ownedLabelSelector(Secret.class))
+                .as("declared again, as ControllerManager.register does with a WatchConfigurer")
                 .isEqualTo("kubeloop.dev/applied-by=widget");
     }
 
     @Test
     void anOwnedTypeTakesOneSelectorAndAValidOne() {
         assertInvalid(b -> b.owns(ConfigMap.class, "managed=true").ownsApplied(ConfigMap.class), "owns",
-                "it owns ConfigMap with two label selectors, 'managed=true' and 'kubeloop.dev/applied-by=<reconciler>'");
+                "it owns ConfigMap with two label selectors, 'managed=true' and 'kubeloop.dev/applied-by=widget'");
         assertInvalid(b -> b.owns(ConfigMap.class, "managed=,"), "owns",
                 "the label selector of owned type ConfigMap is invalid");
     }
