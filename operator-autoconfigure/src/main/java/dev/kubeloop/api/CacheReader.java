@@ -22,6 +22,12 @@ import java.util.Optional;
  * made through the context, before the informer delivers them: a list includes the objects it
  * created and leaves out those it deleted (see docs/writing.md, read-your-writes).
  *
+ * <p>A type cached more than once (owned, and watched with a label selector or in other
+ * namespaces: one informer each) is read from all its caches: {@link #get} finds the object in
+ * whichever cache holds it, {@link #list} and {@link #byIndex} return the union, one object per
+ * key; where two caches hold one object, the newer resourceVersion. So a reconcile mapped from a
+ * watched object finds it, whichever informer delivered it first.
+ *
  * <p>Thread-safe.
  */
 public interface CacheReader {

@@ -15,8 +15,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -44,6 +46,8 @@ public final class ControllerConfig<T extends HasMetadata> {
     private final Set<String> namespaces;
     private final String labelSelector;
     private final List<Class<? extends HasMetadata>> owns;
+    /** The label selector of each owned type's cache that has one (see {@link #ownedLabelSelector}). */
+    private final Map<Class<?>, String> ownedSelectors;
     private final boolean generationAware;
     private final Duration resyncPeriod;
     private final Duration reconcileTimeout;
@@ -54,9 +58,10 @@ public final class ControllerConfig<T extends HasMetadata> {
     private final boolean declaredByReconciler;
 
     private ControllerConfig(Builder<T> builder, Set<String> namespaces, String labelSelector,
-            List<Class<? extends HasMetadata>> owns, String finalizer, String fieldManager,
-            WatchDeclarations<T> declarations) {
+            List<Class<? extends HasMetadata>> owns, Map<Class<?>, String> ownedSelectors, String finalizer,
+            String fieldManager, WatchDeclarations<T> declarations) {
         this.name = builder.name;
+        this.ownedSelectors = ownedSelectors;
         this.primaryType = builder.primaryType;
         this.workers = builder.workers;
         this.namespaces = namespaces;
@@ -103,6 +108,14 @@ public final class ControllerConfig<T extends HasMetadata> {
     /** Owned types: their changes enqueue their controller owner. */
     public List<Class<? extends HasMetadata>> owns() {
         return owns;
+    }
+
+    /**
+     * The label selector that limits the cache of owned type {@code type}, validated; empty when it
+     * caches every object of the type in the reconciler's namespaces (the default).
+     */
+    public String ownedLabelSelector(Class<?> type) {
+        return ownedSelectors.getOrDefault(type, "");
     }
 
     /** Whether primary updates that change only status (or nothing) are skipped. */
@@ -155,6 +168,7 @@ public final class ControllerConfig<T extends HasMetadata> {
                 .labelSelector(labelSelector).owns(owns).generationAware(generationAware).resyncPeriod(resyncPeriod)
                 .reconcileTimeout(reconcileTimeout).finalizer(finalizer).reconcilerClass(reconcilerClass)
                 .fieldManager(fieldManager.equals(name) ? null : fieldManager);
+        builder.ownedSelectors.putAll(ownedSelectors);
         builder.watches.addAll(declarations.watches());
         builder.indexes.addAll(declarations.indexes());
         builder.primaryFilters.addAll(declarations.primaryFilters());
@@ -183,6 +197,8 @@ public final class ControllerConfig<T extends HasMetadata> {
         private Collection<String> namespaces = Settings.RECONCILER_NAMESPACES.defaultValue();
         private String labelSelector = Settings.LABEL_SELECTOR.defaultValue();
         private Collection<Class<? extends HasMetadata>> owns = List.of();
+        /** As declared, not yet validated (build() does). */
+        private final Map<Class<?>, String> ownedSelectors = new LinkedHashMap<>();
         private boolean generationAware = Settings.GENERATION_AWARE.defaultValue();
         private Duration resyncPeriod = Settings.RESYNC_PERIOD.defaultValue();
         private Duration reconcileTimeout = Settings.RECONCILE_TIMEOUT.defaultValue();
@@ -226,6 +242,28 @@ public final class ControllerConfig<T extends HasMetadata> {
             more.add(type);
             this.owns = more;
             return this;
+        }
+
+        @Override
+        public Builder<T> owns(Class<? extends HasMetadata> type, String labelSelector) {
+            owns(type);
+            String selector = labelSelector == null ? "" : labelSelector.trim();
+            String before = ownedSelectors.get(type);
+            if (before != null && !before.equals(selector) && !selector.isEmpty()) {
+                throw invalid(name, "owns", "it owns " + (type == null ? "null" : type.getSimpleName())
+                        + " with two label selectors, '" + before + "' and '" + selector + "'",
+                        "declare one selector per owned type (one cache of the kind)");
+            }
+            if (!selector.isEmpty()) {
+                ownedSelectors.put(type, selector);
+            }
+            return this;
+        }
+
+        @Override
+        public Builder<T> ownsApplied(Class<? extends HasMetadata> type) {
+            // the label every owned apply of this controller writes (ControllerWrites.placeAndOwn)
+            return owns(type, ControllerWrites.APPLIED_BY + "=" + name);
         }
 
         @Override
@@ -349,9 +387,20 @@ public final class ControllerConfig<T extends HasMetadata> {
                         "use " + Settings.FIELD_MANAGER.allowed());
             }
             List<Class<? extends HasMetadata>> validOwned = List.copyOf(ownedTypes);
+            Map<Class<?>, String> validOwnedSelectors = new LinkedHashMap<>();
+            ownedSelectors.forEach((type, selector) -> {
+                try {
+                    validOwnedSelectors.put(type, LabelSelectors.validate(selector));
+                } catch (IllegalArgumentException e) {
+                    throw invalid(name, "owns", "the label selector of owned type " + type.getSimpleName() + " is "
+                            + "invalid: " + e.getMessage(), "fix the selector; the syntax is key=value, key!=value, "
+                            + "key in (a,b), key notin (a,b), key or !key, separated by commas");
+                }
+            });
             WatchDeclarations<T> declarations = WatchDeclarations.validate(name, primaryType, validOwned,
                     validNamespaces, watches, indexes, primaryFilters, optionalPrimary);
-            return new ControllerConfig<>(this, validNamespaces, validSelector, validOwned, validFinalizer,
+            return new ControllerConfig<>(this, validNamespaces, validSelector, validOwned,
+                    Collections.unmodifiableMap(validOwnedSelectors), validFinalizer,
                     validFieldManager, declarations);
         }
 

@@ -184,7 +184,9 @@ public final class ControllerWorkers<T extends HasMetadata> {
 
     private <R extends HasMetadata> ResourceCache<R> registerOwned(InformerRegistry informers, Class<R> type,
             EnqueueRequestForOwner ownerHandler, WatchDeclarations<T> declared) {
+        // a selector (when declared) keeps unrelated objects of the kind out of the heap: the API server filters them
         return register(informers, type, CacheRequest.of(type).namespaces(config.namespaces()).ownerIndex(true)
+                .labelSelector(config.ownedLabelSelector(type))
                 .sharded(true).handlers(informer -> new InformerEventAdapter<R>(observer, Predicates.all(), ownerHandler, informer)), declared);
     }
 
