@@ -24,7 +24,9 @@ import java.util.Set;
  * <p>Only what the owned caches see wakes a primary: a sharded replica caches only owned objects
  * labelled with a slot, which a foreign object is not, so there a blocked primary waits for its
  * backoff as before. Other updates of the blocker (its status, its spec) queue nothing: a blocker
- * that changes often would otherwise retry the primary without backoff.
+ * that changes often would otherwise retry the primary without backoff. A deletion delivered
+ * before the failed reconcile is recorded here (while it runs, in the milliseconds after its
+ * check) is missed too: that primary waits for its backoff.
  *
  * <p>State ownership: two maps (blocker → primaries, primary → blocker) guarded by this object:
  * workers write them after a reconcile, the owned informers' event threads read and clear them.

@@ -186,6 +186,10 @@ final class ReconcileHandler<T extends HasMetadata> {
                     + "key={}", config.name(), key);
             return;
         }
+        if (report.outcome() == ReconcileOutcome.ERROR || report.outcome() == ReconcileOutcome.RETRIES_EXHAUSTED) {
+            // before the key is back on the queue, so that the blocker's deletion from now on wakes it
+            ForeignBlockers.in(error).ifPresent(foreign -> blockers.blocked(key, foreign));
+        }
         requeue(report);
         report(report, object);
     }
@@ -201,37 +205,43 @@ final class ReconcileHandler<T extends HasMetadata> {
     private ReconcileOutcome afterwards(ObjectKey key, ReconcileOutcome outcome, Throwable error, T object,
             ControllerWrites.Scope scope, ReconcileContext<T> context) {
         boolean deleting = object.isMarkedForDeletion();
-        switch (outcome) {
+        return switch (outcome) {
             case SUCCESS, REQUEUE, REQUEUE_AFTER -> {
                 failing.succeeded(key);
                 if (!deleting) {
                     failureStatus.succeeded(key, scope);
                 }
-                return outcome;
+                yield outcome;
             }
             case ERROR, TIMEOUT, TERMINAL_ERROR -> {
                 if (error instanceof Exception exception && !deleting) {
                     failureStatus.failed(key, scope, context, exception);
                 }
-                if (outcome == ReconcileOutcome.TERMINAL_ERROR) {
-                    failing.succeeded(key); // not retried: nothing to count
-                    return outcome;
-                }
-                int failures = failing.failed(key);
-                if (!failing.exhausted(failures)) {
-                    return outcome;
-                }
-                failing.rest(key);
-                if (!deleting) {
-                    failureStatus.exhausted(key, scope, failures, error);
-                }
-                return ReconcileOutcome.RETRIES_EXHAUSTED;
+                yield outcome == ReconcileOutcome.TERMINAL_ERROR ? terminal(key) : counted(key, outcome, error,
+                        deleting, scope);
             }
-            case GONE, CONFLICT, RETRIES_EXHAUSTED -> {
-                return outcome;
-            }
+            case GONE, CONFLICT, RETRIES_EXHAUSTED -> outcome;
+        };
+    }
+
+    /** A terminal error is not retried: there are no attempts to count. */
+    private ReconcileOutcome terminal(ObjectKey key) {
+        failing.succeeded(key);
+        return ReconcileOutcome.TERMINAL_ERROR;
+    }
+
+    /** Counts a failure towards {@code max-attempts}; the one that uses them up makes the key rest. */
+    private ReconcileOutcome counted(ObjectKey key, ReconcileOutcome outcome, Throwable error, boolean deleting,
+            ControllerWrites.Scope scope) {
+        int failures = failing.failed(key);
+        if (!failing.exhausted(failures)) {
+            return outcome;
         }
-        return outcome;
+        failing.rest(key);
+        if (!deleting) {
+            failureStatus.exhausted(key, scope, failures, error);
+        }
+        return ReconcileOutcome.RETRIES_EXHAUSTED;
     }
 
     /**
@@ -303,7 +313,6 @@ final class ReconcileHandler<T extends HasMetadata> {
             }
             case RETRIES_EXHAUSTED -> {
                 refusals.forget(key);
-                ForeignBlockers.in(error).ifPresent(foreign -> blockers.blocked(key, foreign));
                 String message = FailureStatus.message(config.maxAttempts(), error);
                 events.warning(object, FailureStatus.RETRIES_EXHAUSTED, message);
                 log.error("Reconcile failed {} times in a row, not retrying until the object changes: controller={} "
@@ -311,7 +320,6 @@ final class ReconcileHandler<T extends HasMetadata> {
                 log.debug("Stack trace: controller={} key={}", config.name(), key, error);
             }
             case ERROR -> {
-                ForeignBlockers.in(error).ifPresent(foreign -> blockers.blocked(key, foreign));
                 if (refusals.failed(key, object, retries, error)) {
                     return;
                 }
