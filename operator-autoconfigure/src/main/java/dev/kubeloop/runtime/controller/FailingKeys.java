@@ -70,7 +70,15 @@ final class FailingKeys {
         reportedErrors.remove(key, fingerprint);
     }
 
-    /** A reconcile of {@code key} did not fail (or failed terminally): its failures are over. */
+    /**
+     * A reconcile of {@code key} failed terminally: it is not retried, so there is nothing to count;
+     * the error it reported stays (an event that is not a change of the spec must not report it again).
+     */
+    void terminal(ObjectKey key) {
+        failuresInARow.remove(key);
+    }
+
+    /** A reconcile of {@code key} did not fail: its failures are over. */
     void succeeded(ObjectKey key) {
         failuresInARow.remove(key);
         reportedErrors.remove(key);

@@ -226,7 +226,7 @@ final class ReconcileHandler<T extends HasMetadata> {
 
     /** A terminal error is not retried: there are no attempts to count. */
     private ReconcileOutcome terminal(ObjectKey key) {
-        failing.succeeded(key);
+        failing.terminal(key);
         return ReconcileOutcome.TERMINAL_ERROR;
     }
 
