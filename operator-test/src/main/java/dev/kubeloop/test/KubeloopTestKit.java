@@ -176,6 +176,10 @@ public final class KubeloopTestKit implements ControllerObserver {
                 return Check.notYet("its key is " + state.name().toLowerCase(Locale.ROOT));
             }
             ReconcileOutcome last = lastOutcomes.get(new ControllerKey(controller.name(), key));
+            if (last == ReconcileOutcome.RETRIES_EXHAUSTED) {
+                return Check.notYet("its last reconcile failed its last allowed attempt (max-attempts): the key rests "
+                        + "until the object changes");
+            }
             if (last != null && FAILED.contains(last)) {
                 return Check.notYet("its last reconcile ended with " + last.name().toLowerCase(Locale.ROOT)
                         + " and a retry is pending");

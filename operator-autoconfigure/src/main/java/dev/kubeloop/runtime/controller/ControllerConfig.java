@@ -51,6 +51,7 @@ public final class ControllerConfig<T extends HasMetadata> {
     private final boolean generationAware;
     private final Duration resyncPeriod;
     private final Duration reconcileTimeout;
+    private final int maxAttempts;
     private final String finalizer;
     private final String fieldManager;
     private final Class<?> reconcilerClass;
@@ -70,6 +71,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         this.generationAware = builder.generationAware;
         this.resyncPeriod = builder.resyncPeriod;
         this.reconcileTimeout = builder.reconcileTimeout;
+        this.maxAttempts = builder.maxAttempts;
         this.finalizer = finalizer;
         this.fieldManager = fieldManager;
         this.reconcilerClass = builder.reconcilerClass;
@@ -133,6 +135,14 @@ public final class ControllerConfig<T extends HasMetadata> {
         return reconcileTimeout;
     }
 
+    /**
+     * How many failed reconciles in a row a key gets before it rests (no retry until its object
+     * changes or a trigger queues it); zero means no limit, client-go's unlimited backoff.
+     */
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
     /** The finalizer set explicitly, if any (see {@link FinalizerProtocol} for the default). */
     public Optional<String> finalizer() {
         return Optional.ofNullable(finalizer);
@@ -166,7 +176,7 @@ public final class ControllerConfig<T extends HasMetadata> {
     public Builder<T> toBuilder() {
         Builder<T> builder = new Builder<>(name, primaryType).workers(workers).namespaces(namespaces)
                 .labelSelector(labelSelector).owns(owns).generationAware(generationAware).resyncPeriod(resyncPeriod)
-                .reconcileTimeout(reconcileTimeout).finalizer(finalizer).reconcilerClass(reconcilerClass)
+                .reconcileTimeout(reconcileTimeout).maxAttempts(maxAttempts).finalizer(finalizer).reconcilerClass(reconcilerClass)
                 .fieldManager(fieldManager.equals(name) ? null : fieldManager);
         builder.ownedSelectors.putAll(ownedSelectors);
         builder.watches.addAll(declarations.watches());
@@ -182,7 +192,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         return "ControllerConfig[" + name + ", " + primaryType.getName() + ", workers=" + workers
                 + ", namespaces=" + namespaces + ", labelSelector='" + labelSelector + "', owns=" + owns.size()
                 + ", generationAware=" + generationAware + ", resyncPeriod=" + resyncPeriod
-                + ", reconcileTimeout=" + reconcileTimeout + ", finalizer=" + finalizer + ", watches="
+                + ", reconcileTimeout=" + reconcileTimeout + ", maxAttempts=" + maxAttempts + ", finalizer=" + finalizer + ", watches="
                 + declarations.watches() + ", optionalPrimary=" + declarations.optionalPrimary() + "]";
     }
 
@@ -202,6 +212,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         private boolean generationAware = Settings.GENERATION_AWARE.defaultValue();
         private Duration resyncPeriod = Settings.RESYNC_PERIOD.defaultValue();
         private Duration reconcileTimeout = Settings.RECONCILE_TIMEOUT.defaultValue();
+        private int maxAttempts = Settings.MAX_ATTEMPTS.defaultValue();
         private String finalizer;
         private String fieldManager;
         private Class<?> reconcilerClass;
@@ -321,6 +332,12 @@ public final class ControllerConfig<T extends HasMetadata> {
             return this;
         }
 
+        /** Zero means no limit: a failing key is retried with backoff for ever. */
+        public Builder<T> maxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
+            return this;
+        }
+
         /** Blank (or null) means the default: a finalizer only when the reconciler implements {@code Cleaner}. */
         public Builder<T> finalizer(String finalizer) {
             this.finalizer = finalizer;
@@ -375,6 +392,10 @@ public final class ControllerConfig<T extends HasMetadata> {
                 throw invalid(name, "reconcile-timeout", "reconcile timeout must be "
                         + Settings.RECONCILE_TIMEOUT.allowed() + ", was " + reconcileTimeout,
                         "set " + Settings.RECONCILE_TIMEOUT.allowed());
+            }
+            if (!Settings.MAX_ATTEMPTS.accepts(maxAttempts)) {
+                throw invalid(name, "max-attempts", "max attempts must be " + Settings.MAX_ATTEMPTS.allowed()
+                        + ", was " + maxAttempts, "set " + Settings.MAX_ATTEMPTS.allowed());
             }
             String validFinalizer = finalizer == null || finalizer.isBlank() ? null : finalizer.trim();
             if (validFinalizer != null && !HasMetadata.validateFinalizer(validFinalizer)) {
