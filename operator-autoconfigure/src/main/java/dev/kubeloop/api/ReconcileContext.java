@@ -91,6 +91,19 @@ public interface ReconcileContext<T extends HasMetadata> {
     <R extends HasMetadata> R apply(R desired, ApplyOptions options);
 
     /**
+     * Deletes {@code object} (its kind, namespace and name) through this reconcile's client, as
+     * this controller's write: read-your-writes leaves it out of {@link #owned}, {@link #cached} and
+     * {@link #caches()} lists at once, in this reconcile and the next ones, before the informer
+     * delivers the deletion; the write is counted and a Normal {@code Deleted} event recorded on
+     * the primary. For what pruning does not cover: old runs of an accumulating child applied with
+     * {@link ApplyOptions#retain()} past a history limit, say. Not locked on a resourceVersion (a
+     * run's status keeps changing); the API server's background propagation deletes its dependents.
+     *
+     * @return whether the API server had the object; false if it was gone already
+     */
+    boolean delete(HasMetadata object);
+
+    /**
      * Writes {@code resource}'s status with server-side apply on the {@code /status} subresource, as
      * this controller's field manager, and returns the object the API server stored. Locked on the
      * newest version of the object this reconcile knows (the one it started from, moved on by its

@@ -392,16 +392,39 @@ final class ControllerWrites {
                         || scope.applied.contains(WriteTracker.Ref.of(object))) {
                     continue;
                 }
-                send(object, () -> {
-                    scope.client.resource(object).delete();
-                    tracker.deletedByWrite(object);
-                    return null;
-                });
+                deleteNow(scope, object);
                 sent(WriteOperation.PRUNE);
                 events.normal(scope.primary, "Pruned", object.getKind() + " " + object.getMetadata().getName()
                         + " is no longer wanted and was deleted");
             }
         }
+    }
+
+    /**
+     * Deletes {@code object} for the reconcile ({@code context.delete}): through its fenced client,
+     * and known to read-your-writes at once, so that this reconcile's lists, and the next one's,
+     * leave it out before the informer delivers the deletion.
+     *
+     * @return whether the API server had the object (false: it was gone already)
+     */
+    boolean delete(Scope scope, HasMetadata object) {
+        boolean existed = deleteNow(scope, object);
+        if (existed) {
+            sent(WriteOperation.DELETE);
+            events.normal(scope.primary, "Deleted", object.getKind() + " " + object.getMetadata().getName()
+                    + " was deleted");
+        }
+        return existed;
+    }
+
+    private boolean deleteNow(Scope scope, HasMetadata object) {
+        boolean[] existed = new boolean[1];
+        send(object, () -> {
+            existed[0] = !scope.client.resource(object).delete().isEmpty();
+            tracker.deletedByWrite(object);
+            return null;
+        });
+        return existed[0];
     }
 
     /** What a write returned, and the copy read-your-writes keeps (null for a delete). */

@@ -98,6 +98,11 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
     }
 
     @Override
+    public boolean delete(HasMetadata object) {
+        return writes.delete(scope, object);
+    }
+
+    @Override
     public T applyStatus(T resource) {
         return writes.applyStatus(scope, resource);
     }

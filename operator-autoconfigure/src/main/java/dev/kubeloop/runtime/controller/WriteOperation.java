@@ -13,7 +13,9 @@ public enum WriteOperation {
     /** Adding or removing the controller's finalizer. */
     FINALIZER,
     /** Deleting an owned object a reconcile no longer applies. */
-    PRUNE;
+    PRUNE,
+    /** Deleting an object the reconciler asked to delete ({@code context.delete}). */
+    DELETE;
 
     /** The {@code operation} label: {@code apply}, {@code apply_status}, ... */
     public String label() {

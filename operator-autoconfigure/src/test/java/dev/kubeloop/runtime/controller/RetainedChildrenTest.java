@@ -129,6 +129,46 @@ class RetainedChildrenTest extends MockClusterTestSupport {
         assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.PRUNE, 0L);
     }
 
+    /** A CronJob's successfulJobsHistoryLimit, written with context.delete: the oldest runs go, the lists agree at once. */
+    @Test
+    void aHistoryLimitDeletesTheOldestRunsThroughTheContextAndTheReconcilesListsLeaveThemOut() {
+        List<List<String>> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Controller<Widget> controller = start((widget, context) -> {
+            context.apply(run("a-run-" + widget.getSpec().getSize()), ApplyOptions.defaults().retain());
+            List<Job> runs = new java.util.ArrayList<>(context.owned(Job.class));
+            runs.sort(java.util.Comparator.comparing(job -> Integer.parseInt(job.getMetadata().getName()
+                    .substring("a-run-".length()))));
+            for (Job old : runs.subList(0, Math.max(0, runs.size() - 2))) {
+                context.delete(old);
+            }
+            seen.add(context.owned(Job.class).stream().map(job -> job.getMetadata().getName()).sorted().toList());
+            return Result.done();
+        });
+        Widget first = Widget.named("ns", "a");
+        first.getSpec().setSize(1);
+        client.resource(first).create();
+        eventually().until(() -> job("ns", "a-run-1") != null);
+
+        for (int run = 2; run <= 4; run++) {
+            int expected = run;
+            resize(run);
+            eventually().until(() -> job("ns", "a-run-" + expected) != null && controller.queueStats().idle()
+                    && !seen.isEmpty() && seen.get(seen.size() - 1).contains("a-run-" + expected));
+        }
+
+        assertThat(job("ns", "a-run-1")).isNull();
+        assertThat(job("ns", "a-run-2")).isNull();
+        assertThat(job("ns", "a-run-3")).isNotNull();
+        assertThat(job("ns", "a-run-4")).isNotNull();
+        assertThat(seen).as("what each reconcile listed right after its deletes").allSatisfy(names ->
+                assertThat(names.size()).isLessThanOrEqualTo(2));
+        assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.DELETE, 2L)
+                .containsEntry(WriteOperation.PRUNE, 0L);
+        eventually().until(() -> events("Deleted").size() == 2);
+        assertThat(events("Deleted")).extracting(Event::getMessage).containsExactlyInAnyOrder(
+                "Job a-run-1 was deleted", "Job a-run-2 was deleted");
+    }
+
     private static Result oneSettingsPerRun(Widget widget, ReconcileContext<Widget> context) {
         context.apply(settings("a-settings-" + widget.getSpec().getSize()));
         return Result.done();
