@@ -78,6 +78,48 @@ class WebhookE2ETest {
         assertThat(client.resources(Website.class).withName("insecure").get()).isNull();
     }
 
+    /** Issue 27 item 8: a denial with field errors is what the API server relays, 422 Invalid with its causes. */
+    @Test
+    void aDenialWithFieldErrorsReachesTheClientAs422InvalidWithTheFieldAndValue() {
+        Website dotted = Sites.website(kit.namespace(), "www.example", "<p>hello</p>");
+
+        KubernetesClientException refused = catchThrowableOfType(KubernetesClientException.class,
+                () -> client.resource(dotted).create());
+
+        assertThat(refused).as("refused").isNotNull();
+        System.out.println("field-error denial through the API server: " + refused.getCode() + " "
+                + refused.getStatus().getReason() + " " + refused.getStatus().getMessage() + " causes "
+                + refused.getStatus().getDetails());
+        assertThat(refused.getCode()).isEqualTo(422);
+        assertThat(refused.getStatus().getReason()).isEqualTo("Invalid");
+        assertThat(refused.getStatus().getDetails().getCauses()).singleElement().satisfies(cause -> {
+            assertThat(cause.getField()).isEqualTo("metadata.name");
+            assertThat(cause.getReason()).isEqualTo("FieldValueInvalid");
+            assertThat(cause.getMessage()).contains("www.example", "must be a DNS-1035 label");
+        });
+        assertThat(client.resources(Website.class).inNamespace(kit.namespace()).withName("www.example").get()).isNull();
+    }
+
+    @Test
+    void kubectlShowsAFieldErrorDenialPerField() {
+        Kubectl.assumeInstalled();
+        String manifest = """
+                apiVersion: sample.kubeloop.dev/v1
+                kind: Website
+                metadata:
+                  name: www.example
+                spec:
+                  page: "<p>hello</p>"
+                """;
+
+        Kubectl.Run run = Kubectl.run(manifest, "apply", "-n", kit.namespace(), "-f", "-");
+
+        System.out.println("kubectl on a field-error denial: " + run.stderr());
+        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isNotZero();
+        assertThat(run.stderr()).contains("is invalid", "metadata.name: Invalid value: \"www.example\"",
+                "must be a DNS-1035 label");
+    }
+
     @Test
     void anInvalidWebsiteIsRefusedWithTheValidatorsMessageThroughKubectl() {
         Kubectl.assumeInstalled();
