@@ -37,6 +37,7 @@ final class WebhookServerFactory {
         Duration requestTimeout = WebhookSettings.REQUEST_TIMEOUT.check(properties.getRequestTimeout());
         long bodyBudget = WebhookSettings.BODY_BUDGET.check(properties.getBodyBudget());
         String bundle = WebhookSettings.SSL_BUNDLE.check(properties.getSslBundle());
+        WebhookSettings.DEV_REGISTRATION_HOST.check(properties.getDevRegistration().getHost());
         InetAddress address = address(properties.getAddress());
         ServerTls tls = devCertificates != null ? devCertificates.serverTls() : SslBundleTls.watched(bundles, bundle);
         return WebhookServer.builder(webhooks, tls).address(address).port(port).threads(threads)
