@@ -39,8 +39,9 @@ class DemoModeCondition extends SpringBootCondition {
             case "on", "true" -> {
                 if (!present) {
                     throw new IllegalStateException(PROPERTY + "=" + mode + " needs the embedded API server "
-                            + "(dev.kubeloop:kubeloop-mock-apiserver), which the packaged jar leaves out: run the demo "
-                            + "with ./mvnw -pl sample-operator -am spring-boot:run, or point the jar at a cluster");
+                            + "(dev.kubeloop:kubeloop-mock-apiserver), which the production jar leaves out: run the "
+                            + "demo with ./mvnw -pl sample-operator -am spring-boot:run or java -jar "
+                            + "kubeloop-sample-operator-<version>-demo.jar, or point this jar at a cluster");
                 }
                 yield ConditionOutcome.match(PROPERTY + "=" + mode);
             }
