@@ -29,10 +29,17 @@ test ! -e "$repo/dev/kubeloop"
 
 generate() { # name, then archetype properties
   local name=$1; shift
-  (cd "$work/projects" && "$root/mvnw" -B -q -nsu -Dmaven.repo.local="$repo" \
+  # not quiet: the archetype plugin's warnings are what a new user sees first
+  (cd "$work/projects" && "$root/mvnw" -B -nsu -Dmaven.repo.local="$repo" \
       org.apache.maven.plugins:maven-archetype-plugin:3.4.1:generate \
       -DarchetypeGroupId=dev.kubeloop -DarchetypeArtifactId=kubeloop-operator-archetype \
-      -DarchetypeVersion="$version" -DgroupId=com.example -DartifactId="$name" -Dversion=0.1.0-SNAPSHOT "$@")
+      -DarchetypeVersion="$version" -DgroupId=com.example -DartifactId="$name" -Dversion=0.1.0-SNAPSHOT "$@") \
+      > "$work/generate-$name.log" 2>&1 || { cat "$work/generate-$name.log" >&2; exit 1; }
+  # a file set without includes also matches its directory: "Don't override file <dir>" (archetype-metadata.xml)
+  if grep "Don't override" "$work/generate-$name.log" >&2; then
+    echo "archetype-check: archetype:generate warns about the files above" >&2
+    exit 1
+  fi
   # nothing left for Velocity: an unreplaced property or directive would compile or render wrongly
   if grep -rlE '\$\{(symbol_dollar|package|kind|crdGroup|crdVersion|plural)\}|^#(if|else|end|set)' \
       "$work/projects/$name"; then

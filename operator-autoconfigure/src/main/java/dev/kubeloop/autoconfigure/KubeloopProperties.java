@@ -274,6 +274,13 @@ public class KubeloopProperties {
          */
         private long bodyBudget = WebhookSettings.BODY_BUDGET.defaultValue();
 
+        /** Development only: registering the webhooks with the cluster, served by this process. */
+        private final DevRegistration devRegistration = new DevRegistration();
+
+        public DevRegistration getDevRegistration() {
+            return devRegistration;
+        }
+
         public boolean isEnabled() {
             return enabled;
         }
@@ -352,6 +359,42 @@ public class KubeloopProperties {
 
         public void setBodyBudget(long bodyBudget) {
             this.bodyBudget = bodyBudget;
+        }
+
+        /**
+         * The development loop ({@code kubeloop.webhook.dev-registration.*}): registrations that point
+         * the API server at this process, with a CA made for the run. Never in a cluster.
+         */
+        public static class DevRegistration {
+
+            /**
+             * Whether to register the webhooks with the cluster this application talks to, served by this
+             * process with a throwaway CA (clientConfig.url), and remove them at stop. For development
+             * against a cluster (spring-boot:run); start-up fails inside a cluster.
+             */
+            private boolean enabled = WebhookSettings.DEV_REGISTRATION.defaultValue();
+
+            /**
+             * Host in the registrations' URL: this machine as the API server sees it (127.0.0.1 for an
+             * API server on this machine; e.g. host.docker.internal or the bridge's address for kind).
+             */
+            private String host = WebhookSettings.DEV_REGISTRATION_HOST.defaultValue();
+
+            public boolean isEnabled() {
+                return enabled;
+            }
+
+            public void setEnabled(boolean enabled) {
+                this.enabled = enabled;
+            }
+
+            public String getHost() {
+                return host;
+            }
+
+            public void setHost(String host) {
+                this.host = host;
+            }
         }
     }
 

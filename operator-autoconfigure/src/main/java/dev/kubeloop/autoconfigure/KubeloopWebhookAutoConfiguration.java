@@ -2,8 +2,10 @@ package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.health.WebhookHealthIndicator;
 import dev.kubeloop.metrics.WebhookMetrics;
+import dev.kubeloop.webhook.ThrowawayCertificates;
 import dev.kubeloop.webhook.WebhookObserver;
 import dev.kubeloop.webhook.WebhookServer;
+import dev.kubeloop.webhook.WebhookSettings;
 import dev.kubeloop.webhook.Webhooks;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,6 +24,7 @@ import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Collects the application's validators, defaulters and converters ({@code dev.kubeloop.api.webhook}
@@ -29,7 +32,8 @@ import org.springframework.context.annotation.Configuration;
  * over HTTPS on {@code kubeloop.webhook.port} with the certificate of the SSL bundle
  * {@code kubeloop.webhook.ssl-bundle}, reloaded when its files change; with the webhook metrics
  * when there is a {@link MeterRegistry}, and the {@code webhook} health contributor in the
- * readiness group. Active when Kubeloop is and the application has at least one such bean. Only
+ * readiness group; with {@code kubeloop.webhook.dev-registration.enabled}, registered with the
+ * cluster for the development loop. Active when Kubeloop is and the application has at least one such bean. Only
  * glue: the server is {@code dev.kubeloop.webhook.WebhookServer}.
  */
 @AutoConfiguration(after = {KubeloopAutoConfiguration.class, SslAutoConfiguration.class}, afterName = {
@@ -57,15 +61,46 @@ public final class KubeloopWebhookAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         WebhookServer kubeloopWebhookServer(Webhooks kubeloopWebhooks, KubeloopProperties properties,
-                SslBundles sslBundles, ObjectProvider<WebhookObserver> observers) {
+                SslBundles sslBundles, ObjectProvider<WebhookObserver> observers,
+                ObjectProvider<ThrowawayCertificates> kubeloopDevWebhookCertificates) {
             List<WebhookObserver> all = observers.orderedStream().toList();
             return WebhookServerFactory.create(kubeloopWebhooks, properties.getWebhook(), sslBundles,
-                    all.isEmpty() ? List.of(WebhookObserver.none()) : all);
+                    kubeloopDevWebhookCertificates.getIfAvailable(), all.isEmpty() ? List.of(WebhookObserver.none()) : all);
         }
 
         @Bean
         WebhookServerLifecycle kubeloopWebhookServerLifecycle(WebhookServer kubeloopWebhookServer) {
             return new WebhookServerLifecycle(kubeloopWebhookServer);
+        }
+    }
+
+    /**
+     * The development loop: the webhooks registered with the cluster, served by this process with a
+     * throwaway CA, removed at stop ({@link WebhookDevRegistration}). Never on by default; refused in
+     * a cluster.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional({OnWebhookServerEnabledCondition.class, OnWebhookDevRegistrationCondition.class})
+    static class DevRegistration {
+
+        @Bean
+        ThrowawayCertificates kubeloopDevWebhookCertificates(Environment environment, KubeloopProperties properties) {
+            DevRegistrationName.refuseInCluster(environment);
+            return WebhookDevRegistration.certificates(host(properties));
+        }
+
+        @Bean
+        WebhookDevRegistration kubeloopWebhookDevRegistration(KubernetesClient kubernetesClient,
+                Webhooks kubeloopWebhooks, WebhookServer kubeloopWebhookServer,
+                ThrowawayCertificates kubeloopDevWebhookCertificates, KubeloopProperties properties,
+                Environment environment) {
+            return new WebhookDevRegistration(kubernetesClient, kubeloopWebhooks, kubeloopWebhookServer,
+                    kubeloopDevWebhookCertificates, host(properties), DevRegistrationName.of(environment));
+        }
+
+        private static String host(KubeloopProperties properties) {
+            return WebhookSettings.DEV_REGISTRATION_HOST.check(properties.getWebhook().getDevRegistration().getHost())
+                    .trim();
         }
     }
 

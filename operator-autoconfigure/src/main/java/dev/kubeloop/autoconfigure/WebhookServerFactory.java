@@ -2,6 +2,7 @@ package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.webhook.ServerTls;
+import dev.kubeloop.webhook.ThrowawayCertificates;
 import dev.kubeloop.webhook.WebhookObserver;
 import dev.kubeloop.webhook.WebhookServer;
 import dev.kubeloop.webhook.WebhookSettings;
@@ -21,8 +22,12 @@ final class WebhookServerFactory {
     private WebhookServerFactory() {
     }
 
+    /**
+     * The server, serving {@code devCertificates} when the development registration is on (null:
+     * the SSL bundle's certificate).
+     */
     static WebhookServer create(Webhooks webhooks, KubeloopProperties.Webhook properties, SslBundles bundles,
-            List<WebhookObserver> observers) {
+            ThrowawayCertificates devCertificates, List<WebhookObserver> observers) {
         int port = WebhookSettings.PORT.check(properties.getPort());
         int threads = WebhookSettings.THREADS.check(properties.getThreads());
         // every value checked before the SSL bundle is looked up, so a wrong one is named first
@@ -32,8 +37,9 @@ final class WebhookServerFactory {
         Duration requestTimeout = WebhookSettings.REQUEST_TIMEOUT.check(properties.getRequestTimeout());
         long bodyBudget = WebhookSettings.BODY_BUDGET.check(properties.getBodyBudget());
         String bundle = WebhookSettings.SSL_BUNDLE.check(properties.getSslBundle());
+        WebhookSettings.DEV_REGISTRATION_HOST.check(properties.getDevRegistration().getHost());
         InetAddress address = address(properties.getAddress());
-        ServerTls tls = SslBundleTls.watched(bundles, bundle);
+        ServerTls tls = devCertificates != null ? devCertificates.serverTls() : SslBundleTls.watched(bundles, bundle);
         return WebhookServer.builder(webhooks, tls).address(address).port(port).threads(threads)
                 .maxConnections(maxConnections).handshakeTimeout(handshakeTimeout).idleTimeout(idleTimeout)
                 .requestTimeout(requestTimeout).bodyBudget(bodyBudget)

@@ -69,12 +69,24 @@ public final class WebhookSettings {
     public static final Setting<Long> BODY_BUDGET = Setting.of("webhook.body-budget", 8L * 1024 * 1024,
             "a number of bytes of 65536 or more", bytes -> bytes >= 64 * 1024);
 
+    /**
+     * Development only: register the webhooks with the cluster the application talks to, served by
+     * this process with a throwaway CA, and remove them at stop. Refused inside a cluster.
+     */
+    public static final Setting<Boolean> DEV_REGISTRATION = Setting.any("webhook.dev-registration.enabled", false,
+            "true or false");
+
+    /** The host the API server calls for the development registration: this machine as the API server sees it. */
+    public static final Setting<String> DEV_REGISTRATION_HOST = Setting.of("webhook.dev-registration.host",
+            "127.0.0.1", "an IP address or DNS name by which the API server reaches this machine",
+            host -> HOST.matcher(host.trim()).matches());
+
     private WebhookSettings() {
     }
 
     /** Every webhook setting. */
     public static List<Setting<?>> settings() {
         return List.of(ENABLED, PORT, ADDRESS, SSL_BUNDLE, THREADS, MAX_CONNECTIONS, HANDSHAKE_TIMEOUT, IDLE_TIMEOUT,
-                REQUEST_TIMEOUT, BODY_BUDGET);
+                REQUEST_TIMEOUT, BODY_BUDGET, DEV_REGISTRATION, DEV_REGISTRATION_HOST);
     }
 }

@@ -161,6 +161,11 @@ class InvalidPropertyValuesTest {
             new Case("kubeloop.webhook.request-timeout", "soon", "invalid value 'soon'"),
             new Case("kubeloop.webhook.body-budget", "1024", "Property kubeloop.webhook.body-budget has an invalid "
                     + "value '1024': it must be a number of bytes of 65536 or more"),
+            new Case("kubeloop.webhook.dev-registration.enabled", "maybe", "Property "
+                    + "kubeloop.webhook.dev-registration.enabled has an invalid value 'maybe'", "true or false"),
+            new Case("kubeloop.webhook.dev-registration.host", "not a host!", "Property "
+                    + "kubeloop.webhook.dev-registration.host has an invalid value 'not a host!': it must be an IP "
+                    + "address or DNS name", "default (127.0.0.1)"),
             new Case(RECONCILER + "workers", "many", "invalid value 'many'", "a whole number of 1 or more"),
             new Case(RECONCILER + "workers", "0", "workers must be a whole number of 1 or more, was 0",
                     "property kubeloop.reconcilers.widget.workers"),

@@ -120,6 +120,8 @@ class SettingsDocumentationTest {
         assertThat(webhook.getIdleTimeout()).isEqualTo(WebhookSettings.IDLE_TIMEOUT.defaultValue());
         assertThat(webhook.getRequestTimeout()).isEqualTo(WebhookSettings.REQUEST_TIMEOUT.defaultValue());
         assertThat(webhook.getBodyBudget()).isEqualTo(WebhookSettings.BODY_BUDGET.defaultValue());
+        assertThat(webhook.getDevRegistration().isEnabled()).isEqualTo(WebhookSettings.DEV_REGISTRATION.defaultValue());
+        assertThat(webhook.getDevRegistration().getHost()).isEqualTo(WebhookSettings.DEV_REGISTRATION_HOST.defaultValue());
     }
 
     /** The documented values themselves, as client-go and controller-runtime have them. */

@@ -15,6 +15,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.ClassUtils;
 
 /**
  * With no cluster configured, the operator runs against an API server in the JVM (Kubeloop's
@@ -22,6 +23,8 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * kubectl; it runs no controllers) with the ${kind} CRD, so that {@code ./mvnw spring-boot:run}
  * works on the first try. Its {@link KubernetesClient} replaces the one Kubeloop would build from
  * the kubeconfig. {@code operator.embedded-api-server}: {@code auto} (default), {@code on}, {@code off}.
+ * The embedded API server is an optional dependency, left out of the packaged jar: there
+ * {@code auto} is off.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(EmbeddedApiServerConfiguration.NoClusterConfigured.class)
@@ -60,10 +63,19 @@ class EmbeddedApiServerConfiguration {
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             Environment environment = context.getEnvironment();
             String mode = environment.getProperty(PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
+            // an optional dependency: in spring-boot:run and the tests, not in the packaged jar
+            boolean present = ClassUtils.isPresent("dev.kubeloop.mock.EmbeddedApiServer", context.getClassLoader());
             return switch (mode) {
-                case "on", "true" -> ConditionOutcome.match(PROPERTY + "=" + mode);
+                case "on", "true" -> {
+                    if (!present) {
+                        throw new IllegalStateException(PROPERTY + "=" + mode + " needs the embedded API server, "
+                                + "which the packaged jar leaves out: use ./mvnw spring-boot:run");
+                    }
+                    yield ConditionOutcome.match(PROPERTY + "=" + mode);
+                }
                 case "off", "false" -> ConditionOutcome.noMatch(PROPERTY + "=" + mode);
-                case "auto" -> EmbeddedApiServer.configuredCluster(environment::getProperty)
+                case "auto" -> !present ? ConditionOutcome.noMatch("no embedded API server in this jar")
+                        : EmbeddedApiServer.configuredCluster(environment::getProperty)
                         .map(ConditionOutcome::noMatch).orElseGet(() -> ConditionOutcome.match("no cluster configured"));
                 default -> throw new IllegalStateException("Invalid value '" + mode + "' for " + PROPERTY
                         + ": expected auto, on or off");

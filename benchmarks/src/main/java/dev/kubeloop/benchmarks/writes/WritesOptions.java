@@ -26,7 +26,7 @@ final class WritesOptions {
               --burst-objects=N       Websites created first in burst (default 500)
               --burst-changes=N       spec changes (page edits) in burst, round robin over the objects (default 2000)
               --parallel=N            requests the harness keeps in flight when creating and changing (default 8)
-              --jar=PATH              the sample operator's Spring Boot jar (default sample-operator/target/kubeloop-sample-operator-*.jar)
+              --jar=PATH              the sample operator's Spring Boot jar (default sample-operator/target/kubeloop-sample-operator-*-demo.jar)
               --operator-jvm-args=S   JVM flags of the operator, space-separated (default "-Xms512m -Xmx512m -XX:+UseG1GC")
               --operator-args=S       more application arguments, space-separated (e.g. --kubeloop.reconcilers.website.workers=4)
               --controller=NAME       the reconciler whose metrics are read (default website)
@@ -142,7 +142,7 @@ final class WritesOptions {
         }
         List<Path> found = new ArrayList<>();
         try (DirectoryStream<Path> jars = Files.newDirectoryStream(Path.of("sample-operator/target"),
-                "kubeloop-sample-operator-*.jar")) {
+                "kubeloop-sample-operator-*-demo.jar")) { // the jar that also runs in demo mode
             jars.forEach(found::add);
         } catch (IOException e) {
             throw new IllegalStateException("no sample-operator/target: build it first (./mvnw -B -pl sample-operator,"

@@ -1,33 +1,19 @@
 package dev.kubeloop.test.webhook;
 
-import dev.kubeloop.webhook.ResourceType;
-import dev.kubeloop.webhook.Webhook;
+import dev.kubeloop.webhook.WebhookConfigurations;
 import dev.kubeloop.webhook.Webhooks;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * Registers a running webhook server with a real API server, as the Helm chart does in a cluster
- * but with {@code clientConfig.url} (the server is not behind a Service) and the test CA: a
+ * but with {@code clientConfig.url} (the server is not behind a Service) and the test CA
+ * ({@link WebhookConfigurations} builds them, as for {@code kubeloop.webhook.dev-registration}): a
  * ValidatingWebhookConfiguration and a MutatingWebhookConfiguration for the validators and
  * defaulters, confined to one namespace by a label the registration puts on it, and
  * {@code spec.conversion} of the CRDs whose kinds have converters. {@link #close()} removes all of
@@ -79,48 +65,20 @@ public final class ClusterWebhooks implements AutoCloseable {
             ns.getMetadata().getLabels().put(NAMESPACE_LABEL, namespace);
             return ns;
         });
-        List<ValidatingWebhook> validating = new ArrayList<>();
-        List<MutatingWebhook> mutating = new ArrayList<>();
+        WebhookConfigurations configurations = WebhookConfigurations.of(webhooks, new WebhookConfigurations.Target(
+                name, Map.of(), baseUrl, caBundle, Map.of(NAMESPACE_LABEL, namespace), options.failurePolicy(),
+                options.timeoutSeconds()));
         List<String> crds = new ArrayList<>();
-        for (Webhook webhook : webhooks.all()) {
-            ResourceType type = webhook.resource();
-            WebhookClientConfig clientConfig = new WebhookClientConfigBuilder().withUrl(baseUrl + webhook.path())
-                    .withCaBundle(caBundle).build();
-            switch (webhook.type()) {
-                case VALIDATING -> validating.add(new ValidatingWebhookBuilder().withName(webhookName("validate", type))
-                        .withClientConfig(clientConfig).withRules(rule(type, "CREATE", "UPDATE", "DELETE"))
-                        .withFailurePolicy(options.failurePolicy()).withTimeoutSeconds(options.timeoutSeconds())
-                        .withSideEffects("None").withAdmissionReviewVersions("v1").withMatchPolicy("Equivalent")
-                        .withNamespaceSelector(selector(namespace)).build());
-                case MUTATING -> mutating.add(new MutatingWebhookBuilder().withName(webhookName("mutate", type))
-                        .withClientConfig(clientConfig).withRules(rule(type, "CREATE", "UPDATE"))
-                        .withFailurePolicy(options.failurePolicy()).withTimeoutSeconds(options.timeoutSeconds())
-                        .withSideEffects("None").withAdmissionReviewVersions("v1").withMatchPolicy("Equivalent")
-                        .withReinvocationPolicy("IfNeeded").withNamespaceSelector(selector(namespace)).build());
-                case CONVERSION -> {
-                    String crd = HasMetadata.getPlural(type.javaType()) + "." + type.group();
-                    client.apiextensions().v1().customResourceDefinitions().withName(crd).patch(
-                            PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"conversion\":{\"strategy\":"
-                                    + "\"Webhook\",\"webhook\":{\"conversionReviewVersions\":[\"v1\"],\"clientConfig\":"
-                                    + "{\"url\":\"" + baseUrl + webhook.path() + "\",\"caBundle\":\"" + caBundle
-                                    + "\"}}}}}");
-                    crds.add(crd);
-                }
-            }
+        for (WebhookConfigurations.Conversion conversion : configurations.conversions()) {
+            client.apiextensions().v1().customResourceDefinitions().withName(conversion.crd())
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), conversion.patch());
+            crds.add(conversion.crd());
         }
         ClusterWebhooks registered = new ClusterWebhooks(client, name, crds);
-        if (!validating.isEmpty()) {
-            ValidatingWebhookConfiguration configuration = new ValidatingWebhookConfigurationBuilder()
-                    .withNewMetadata().withName(name).endMetadata().withWebhooks(validating).build();
-            client.admissionRegistration().v1().validatingWebhookConfigurations().resource(configuration)
-                    .createOr(existing -> existing.update());
-        }
-        if (!mutating.isEmpty()) {
-            MutatingWebhookConfiguration configuration = new MutatingWebhookConfigurationBuilder()
-                    .withNewMetadata().withName(name).endMetadata().withWebhooks(mutating).build();
-            client.admissionRegistration().v1().mutatingWebhookConfigurations().resource(configuration)
-                    .createOr(existing -> existing.update());
-        }
+        configurations.validating().ifPresent(configuration -> client.admissionRegistration().v1()
+                .validatingWebhookConfigurations().resource(configuration).createOr(existing -> existing.update()));
+        configurations.mutating().ifPresent(configuration -> client.admissionRegistration().v1()
+                .mutatingWebhookConfigurations().resource(configuration).createOr(existing -> existing.update()));
         return registered;
     }
 
@@ -136,23 +94,7 @@ public final class ClusterWebhooks implements AutoCloseable {
         client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(name).delete();
         for (String crd : convertedCrds) {
             client.apiextensions().v1().customResourceDefinitions().withName(crd).patch(
-                    PatchContext.of(PatchType.JSON_MERGE),
-                    "{\"spec\":{\"conversion\":{\"strategy\":\"None\",\"webhook\":null}}}");
+                    PatchContext.of(PatchType.JSON_MERGE), WebhookConfigurations.NO_CONVERSION_PATCH);
         }
     }
-
-    private static String webhookName(String prefix, ResourceType type) {
-        return prefix + "." + type.kind().toLowerCase(Locale.ROOT) + "." + (type.group().isEmpty() ? "core.k8s.io"
-                : type.group());
-    }
-
-    private static RuleWithOperations rule(ResourceType type, String... operations) {
-        return new RuleWithOperationsBuilder().withApiGroups(type.group()).withApiVersions(type.version())
-                .withResources(HasMetadata.getPlural(type.javaType())).withOperations(operations).build();
-    }
-
-    private static io.fabric8.kubernetes.api.model.LabelSelector selector(String namespace) {
-        return new LabelSelectorBuilder().addToMatchLabels(NAMESPACE_LABEL, namespace).build();
-    }
-
 }

@@ -24,7 +24,7 @@ public final class DemoApiServerStarter implements ApplicationContextInitializer
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
-        if (!DemoModeCondition.outcome(context.getEnvironment()).isMatch()
+        if (!DemoModeCondition.outcome(context.getEnvironment(), context.getClassLoader()).isMatch()
                 || !(context.getBeanFactory() instanceof DefaultListableBeanFactory beans)) {
             return;
         }
