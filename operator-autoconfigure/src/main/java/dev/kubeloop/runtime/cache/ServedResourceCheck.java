@@ -7,11 +7,15 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fails startup when a custom resource type a controller needs is not served by the API server,
@@ -30,10 +34,27 @@ import java.util.Set;
  */
 public final class ServedResourceCheck {
 
-    private final KubernetesClient client;
+    private static final Logger log = LoggerFactory.getLogger(ServedResourceCheck.class);
+    private static final Duration FIRST_RETRY = Duration.ofMillis(500);
+    private static final Duration LONGEST_RETRY = Duration.ofSeconds(5);
 
+    private final KubernetesClient client;
+    private final Duration patience;
+
+    /** A check that answers from the first discovery request: transient failures fail it too. */
     public ServedResourceCheck(KubernetesClient client) {
+        this(client, Duration.ZERO);
+    }
+
+    /**
+     * A check that retries discovery requests that failed for a reason that passes (no answer in
+     * time, 429, 5xx) for up to {@code patience}: an API server slow or restarting while the
+     * operator starts is not a configuration error, and failing would only crash-loop the pod.
+     * Answers that do not pass (401, 403, 404, a type not served) decide at once.
+     */
+    public ServedResourceCheck(KubernetesClient client, Duration patience) {
         this.client = client;
+        this.patience = patience;
     }
 
     /**
@@ -48,7 +69,7 @@ public final class ServedResourceCheck {
                 continue;
             }
             String groupVersion = HasMetadata.getApiVersion(type);
-            APIResourceList resources = discovered.computeIfAbsent(groupVersion, this::discover);
+            APIResourceList resources = discovered.computeIfAbsent(groupVersion, this::discoverPatiently);
             if (!serves(resources, HasMetadata.getKind(type))) {
                 String crd = HasMetadata.getFullResourceName(type);
                 throw new KubeloopConfigurationException("The API server at " + client.getMasterUrl()
@@ -79,11 +100,54 @@ public final class ServedResourceCheck {
         try {
             return client.getApiResources(groupVersion); // null when the group-version is not served (404)
         } catch (KubernetesClientException e) {
-            throw new KubeloopConfigurationException("Cannot ask the API server at " + client.getMasterUrl()
-                    + " which resources it serves (GET /apis/" + groupVersion + "): " + e.getMessage(),
-                    "Check that the API server is reachable and that the kubeconfig (or the pod's service "
-                            + "account) is the one the operator should use.", e);
+            throw unreachable(groupVersion, e, "");
         }
+    }
+
+    private APIResourceList discoverPatiently(String groupVersion) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        Duration wait = FIRST_RETRY;
+        for (int attempt = 1;; attempt++) {
+            try {
+                return client.getApiResources(groupVersion);
+            } catch (KubernetesClientException e) {
+                long left = deadline - System.nanoTime();
+                if (!passes(e) || left <= 0) {
+                    throw unreachable(groupVersion, e, attempt > 1 ? " (" + attempt + " attempts over "
+                            + patience.toSeconds() + " s, kubeloop.cache-sync-timeout)" : "");
+                }
+                if (attempt == 1) {
+                    log.warn("Cannot ask the API server at {} which resources it serves (GET /apis/{}): {}; "
+                            + "retrying for up to {} s", client.getMasterUrl(), groupVersion, e.getMessage(),
+                            Duration.ofNanos(left).toSeconds());
+                }
+                pause(Math.min(wait.toNanos(), left));
+                wait = wait.multipliedBy(2).compareTo(LONGEST_RETRY) > 0 ? LONGEST_RETRY : wait.multipliedBy(2);
+            }
+        }
+    }
+
+    /** No answer (a timeout, a refused or reset connection), too many requests, or the server's own failure. */
+    private static boolean passes(KubernetesClientException e) {
+        return e.getCode() == 0 || e.getCode() == 429 || e.getCode() >= 500;
+    }
+
+    private static void pause(long nanos) {
+        try {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KubeloopConfigurationException("Interrupted while waiting for the API server's discovery",
+                    "Nothing: the operator is stopping.", e);
+        }
+    }
+
+    private KubeloopConfigurationException unreachable(String groupVersion, KubernetesClientException e,
+            String attempts) {
+        return new KubeloopConfigurationException("Cannot ask the API server at " + client.getMasterUrl()
+                + " which resources it serves (GET /apis/" + groupVersion + "): " + e.getMessage() + attempts,
+                "Check that the API server is reachable and that the kubeconfig (or the pod's service "
+                        + "account) is the one the operator should use.", e);
     }
 
     private static boolean serves(APIResourceList resources, String kind) {

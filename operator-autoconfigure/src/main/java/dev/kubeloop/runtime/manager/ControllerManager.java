@@ -139,7 +139,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         this.cacheStart = new CacheStart(() -> {
             // the first request to the API server, early or not: say which server and who
             log.info("Kubeloop connects to the API server at {}", describeClient());
-            new ServedResourceCheck(client).check(typesInUse());
+            new ServedResourceCheck(client, cacheSyncTimeout).check(typesInUse());
         }, () -> {
             events.start();
             informers.start();

@@ -63,6 +63,62 @@ class StartupFailureTest {
         }
     }
 
+    /** An API server slow or restarting while the operator starts: discovery is retried, not a crash loop. */
+    @Test
+    void discoveryThatFailsForAReasonThatPassesIsRetriedWithinTheCacheSyncTimeout() {
+        cluster = MockCluster.withWidgetCrd();
+        cluster.server().expect().get().withPath("/apis/kubeloop.dev/v1")
+                .andReturn(503, "{\"kind\":\"Status\",\"code\":503}").times(2);
+        manager = ControllerManager.builder(withoutRetries()).cacheSyncTimeout(Duration.ofSeconds(60)).build();
+        manager.register(ControllerConfig.builder("widget", Widget.class).build(), new RecordingReconciler());
+
+        try (CapturedLogs logs = CapturedLogs.of(dev.kubeloop.runtime.cache.ServedResourceCheck.class, Level.WARN)) {
+            manager.start();
+
+            assertThat(manager.isRunning()).isTrue();
+            assertThat(logs.events(Level.WARN, "Cannot ask the API server")).as("one line, not one per attempt")
+                    .singleElement().satisfies(line -> assertThat(line.getFormattedMessage())
+                            .contains("GET /apis/kubeloop.dev/v1", "retrying for up to"));
+        }
+    }
+
+    @Test
+    void discoveryThatKeepsFailingFailsStartupOnceTheCacheSyncTimeoutHasPassed() {
+        cluster = MockCluster.withWidgetCrd();
+        cluster.server().expect().get().withPath("/apis/kubeloop.dev/v1")
+                .andReturn(503, "{\"kind\":\"Status\",\"code\":503}").always();
+        manager = ControllerManager.builder(withoutRetries()).cacheSyncTimeout(Duration.ofSeconds(2)).build();
+        manager.register(ControllerConfig.builder("widget", Widget.class).build(), new RecordingReconciler());
+
+        assertThatThrownBy(manager::start).isInstanceOfSatisfying(KubeloopConfigurationException.class, e ->
+                assertThat(e.description()).contains("which resources it serves (GET /apis/kubeloop.dev/v1)",
+                        "attempts over 2 s, kubeloop.cache-sync-timeout"));
+        assertThat(manager.isRunning()).isFalse();
+    }
+
+    @Test
+    void discoveryRefusedForbiddenFailsStartupAtOnce() {
+        cluster = MockCluster.withWidgetCrd();
+        cluster.server().expect().get().withPath("/apis/kubeloop.dev/v1")
+                .andReturn(403, "{\"kind\":\"Status\",\"code\":403,\"reason\":\"Forbidden\"}").always();
+        manager = ControllerManager.builder(withoutRetries()).cacheSyncTimeout(Duration.ofMinutes(5)).build();
+        manager.register(ControllerConfig.builder("widget", Widget.class).build(), new RecordingReconciler());
+
+        // a wrong identity does not pass with time: no retries (the five minutes would fail this test's own timeout)
+        assertThatThrownBy(manager::start).isInstanceOfSatisfying(KubeloopConfigurationException.class, e ->
+                assertThat(e.description()).contains("GET /apis/kubeloop.dev/v1").doesNotContain("attempts"));
+    }
+
+    /**
+     * The mock's client without fabric8's own retries of 5xx answers (10 by default, with backoff),
+     * so that each failure the mock sends reaches the check: what it sees once those are spent.
+     */
+    private KubernetesClient withoutRetries() {
+        return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
+                new io.fabric8.kubernetes.client.ConfigBuilder(cluster.client().getConfiguration())
+                        .withRequestRetryBackoffLimit(0).build()).build();
+    }
+
     @Test
     void cachesThatDoNotSyncInTimeFailStartupNamingTheResourceScopeAndApiServer() {
         cluster = MockCluster.withWidgetCrd();
