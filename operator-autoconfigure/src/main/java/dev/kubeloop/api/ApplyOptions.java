@@ -12,29 +12,45 @@ import java.util.Objects;
  *
  * @param fieldManager the server-side apply field manager; null: the controller's
  * @param owned whether the object is the primary's: it gets a controller owner reference and the
- *     label that lets pruning delete it once a reconcile no longer applies it
+ *     label that lets pruning delete it once a reconcile no longer applies it (unless
+ *     {@code retained})
  * @param adopts whether an existing object that no one controls and that this controller never
  *     applied may be taken over (see {@link #adopt()}); only with {@code owned}
+ * @param retained whether an owned object stays outside the set pruning deletes from (see
+ *     {@link #retain()}); only with {@code owned}
+ * @param removesStaleEntries whether an apply the API server refuses (422) because a keyed list
+ *     still holds entries this apply does not set removes those entries and applies again (see
+ *     {@link #removeStaleEntries()})
  */
-public record ApplyOptions(String fieldManager, boolean owned, boolean adopts) {
+public record ApplyOptions(String fieldManager, boolean owned, boolean adopts, boolean retained,
+        boolean removesStaleEntries) {
 
     /** The API server's limit on a field manager, in UTF-8 bytes. */
     public static final int MAX_FIELD_MANAGER_BYTES = 128;
     /** A bounded manager ends with '-' and this many hex digits of the SHA-256 of the whole name. */
     private static final int HASH_HEX_DIGITS = 16;
 
-    private static final ApplyOptions DEFAULTS = new ApplyOptions(null, true, false);
+    private static final ApplyOptions DEFAULTS = new ApplyOptions(null, true, false, false, false);
 
     /**
      * Bounds {@code fieldManager} as {@link #fieldManager(String)} says, however the options are
-     * made, and refuses adopting what is not owned.
+     * made, and refuses adopting or retaining what is not owned.
      */
     public ApplyOptions {
         if (adopts && !owned) {
             throw new IllegalArgumentException("adopt() and notOwned() contradict each other: adopting makes the "
                     + "object the primary's, notOwned() leaves it no one's");
         }
+        if (retained && !owned) {
+            throw new IllegalArgumentException("retain() and notOwned() contradict each other: retain() keeps an "
+                    + "object of the primary's out of pruning, and a notOwned() object is never pruned anyway");
+        }
         fieldManager = fieldManager == null ? null : bounded(fieldManager);
+    }
+
+    /** Options as before {@link #retain()} and {@link #removeStaleEntries()} existed. */
+    public ApplyOptions(String fieldManager, boolean owned, boolean adopts) {
+        this(fieldManager, owned, adopts, false, false);
     }
 
     /** Options that do not adopt: {@code new ApplyOptions(fieldManager, owned, false)}. */
@@ -62,7 +78,8 @@ public record ApplyOptions(String fieldManager, boolean owned, boolean adopts) {
      *     server refuses (control characters, spaces other than ' ', unassigned ones)
      */
     public ApplyOptions fieldManager(String fieldManager) {
-        return new ApplyOptions(Objects.requireNonNull(fieldManager, "fieldManager"), owned, adopts);
+        return new ApplyOptions(Objects.requireNonNull(fieldManager, "fieldManager"), owned, adopts, retained,
+                removesStaleEntries);
     }
 
     /**
@@ -71,7 +88,7 @@ public record ApplyOptions(String fieldManager, boolean owned, boolean adopts) {
      * whatever exists under the name, forcing them.
      */
     public ApplyOptions notOwned() {
-        return new ApplyOptions(fieldManager, false, adopts);
+        return new ApplyOptions(fieldManager, false, adopts, retained, removesStaleEntries);
     }
 
     /**
@@ -85,7 +102,36 @@ public record ApplyOptions(String fieldManager, boolean owned, boolean adopts) {
      * another owner controls is refused even so: Kubernetes allows one controller per object.
      */
     public ApplyOptions adopt() {
-        return new ApplyOptions(fieldManager, owned, true);
+        return new ApplyOptions(fieldManager, owned, true, retained, removesStaleEntries);
+    }
+
+    /**
+     * Owned, but outside the set that pruning deletes from: for children that accumulate, one per
+     * run (a scheduled Job, a backup), which a later reconcile does not apply again and must not
+     * lose. The object gets everything else an owned apply gives (the controller owner reference,
+     * so the garbage collector deletes it with the primary; no-op detection; events;
+     * read-your-writes), and the label {@code kubeloop.dev/retained-by=<controller>} instead of
+     * {@code kubeloop.dev/applied-by}, which every version of Kubeloop's pruning selects on: no
+     * version prunes it, an earlier one included. An object applied before without this option
+     * leaves the pruned set the first time it is applied with it. Deleting retained objects (a
+     * history limit) is the reconciler's job.
+     */
+    public ApplyOptions retain() {
+        return new ApplyOptions(fieldManager, owned, adopts, true, removesStaleEntries);
+    }
+
+    /**
+     * When the API server refuses the apply as invalid (422) because a list merged by key (a
+     * Service's ports, a container's env) still holds entries this apply does not set, left there
+     * by another field manager ({@code kubectl edit}) or by an earlier write that was not this
+     * apply (a {@code create}): replace each such list by this apply's entries (locked on the
+     * version read) and apply again, once; a {@code StaleEntriesRemoved} event names what went.
+     * Without it, such a refusal fails the reconcile with a message that names the list, the
+     * entries and who set them. Use it for lists the operator alone decides (its Service's ports);
+     * not for lists others are meant to add to (sidecars injected into a Pod template).
+     */
+    public ApplyOptions removeStaleEntries() {
+        return new ApplyOptions(fieldManager, owned, adopts, retained, true);
     }
 
     private static String bounded(String manager) {

@@ -24,6 +24,10 @@ public final class ForeignObjectException extends KubernetesClientException {
 
     private static final long serialVersionUID = 1L;
 
+    private final String kind;
+    private final String namespace;
+    private final String name;
+
     /** The reason of the Warning event on the primary. */
     public static final String EVENT_REASON = "ForeignObject";
 
@@ -34,6 +38,19 @@ public final class ForeignObjectException extends KubernetesClientException {
      */
     public ForeignObjectException(String kind, ObjectKey key, String message) {
         super(status(kind, key, message));
+        this.kind = kind;
+        this.namespace = key.namespace();
+        this.name = key.name();
+    }
+
+    /** The kind of the object in the way. */
+    public String kind() {
+        return kind;
+    }
+
+    /** The namespace and name of the object in the way. */
+    public ObjectKey objectKey() {
+        return new ObjectKey(namespace, name);
     }
 
     private static Status status(String kind, ObjectKey key, String message) {

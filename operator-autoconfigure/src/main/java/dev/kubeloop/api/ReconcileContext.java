@@ -50,7 +50,9 @@ public interface ReconcileContext<T extends HasMetadata> {
     /**
      * Read access to all of this reconciler's caches (primary, owned and watched types) and the
      * indexes it declared, e.g. {@code caches().byIndex(Website.class, "spec.tls.secretName",
-     * namespace, "db-creds")}. Shared, read-only instances.
+     * namespace, "db-creds")}. Shared, read-only instances. Like {@link #owned} and {@link #cached},
+     * every read includes this reconciler's own writes (a list has the objects it just created, not
+     * those it deleted), before the informer delivers them.
      */
     CacheReader caches();
 
@@ -62,7 +64,8 @@ public interface ReconcileContext<T extends HasMetadata> {
      *   <li>For a type the reconciler owns, the controller owner reference to the primary is added
      *       when missing (same namespace only: a namespaced owner cannot own objects elsewhere,
      *       which fails with a {@link TerminalException}), and the label
-     *       {@code kubeloop.dev/applied-by=<controller>}, which pruning follows.
+     *       {@code kubeloop.dev/applied-by=<controller>}, which pruning follows (see
+     *       {@link ApplyOptions#retain()} for children that accumulate, one per run).
      *   <li>Nothing is sent when this controller applied the same object before and it has not
      *       changed since (the cached resourceVersion is the one that apply returned): a
      *       steady-state reconcile writes nothing.
@@ -74,11 +77,17 @@ public interface ReconcileContext<T extends HasMetadata> {
      * Forcing: a controller owns what it applies; another manager's conflicting value (a
      * {@code kubectl edit}, say) is drift to repair, and without force the apply would fail with a
      * 409 until a human removed that manager's ownership. Fields no manager but this one owns and
-     * that this apply leaves out are removed, as server-side apply does.
+     * that this apply leaves out are removed, as server-side apply does. Entries of a list merged
+     * by key that another manager set stay; when they make the object invalid (an edited port: two
+     * unnamed ports), the 422's message names them and their manager (see
+     * {@link ApplyOptions#removeStaleEntries()}).
      */
     <R extends HasMetadata> R apply(R desired);
 
-    /** {@link #apply(HasMetadata)} with other options: another field manager, or not owned. */
+    /**
+     * {@link #apply(HasMetadata)} with other options: another field manager, not owned, retained
+     * (never pruned), or replacing stale list entries.
+     */
     <R extends HasMetadata> R apply(R desired, ApplyOptions options);
 
     /**

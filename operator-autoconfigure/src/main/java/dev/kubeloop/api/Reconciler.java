@@ -55,6 +55,14 @@ public @interface Reconciler {
     String reconcileTimeout() default "";
 
     /**
+     * Failed reconciles in a row after which a key rests: no more retries, a Warning event
+     * {@code RetriesExhausted}, and a {@code Stalled} condition when the status has conditions,
+     * until the object changes or something else queues the key; {@code 0} means no limit, a
+     * failing key is retried with backoff for ever (client-go's default).
+     */
+    int maxAttempts() default 0;
+
+    /**
      * The field manager of the reconciler's server-side applies ({@code context.apply},
      * {@code applyStatus}); default: the reconciler's name. At most 128 bytes (UTF-8).
      */

@@ -23,10 +23,12 @@ import org.springframework.boot.convert.DurationStyle;
 final class ControllerConfigFactory {
 
     /** Property (kebab-case) name of a setting → its {@code @Reconciler} attribute. */
-    private static final Map<String, String> ATTRIBUTES = Map.of("workers", "workers", "namespaces", "namespaces",
-            "label-selector", "labelSelector", "generation-aware", "generationAware", "resync-period",
-            "resyncPeriod", "reconcile-timeout", "reconcileTimeout", "finalizer", "finalizer", "name", "name",
-            "owns", "owns", "field-manager", "fieldManager");
+    private static final Map<String, String> ATTRIBUTES = Map.ofEntries(Map.entry("workers", "workers"),
+            Map.entry("namespaces", "namespaces"), Map.entry("label-selector", "labelSelector"),
+            Map.entry("generation-aware", "generationAware"), Map.entry("resync-period", "resyncPeriod"),
+            Map.entry("reconcile-timeout", "reconcileTimeout"), Map.entry("max-attempts", "maxAttempts"),
+            Map.entry("finalizer", "finalizer"), Map.entry("name", "name"), Map.entry("owns", "owns"),
+            Map.entry("field-manager", "fieldManager"));
 
     private static final Reconciler DEFAULTS = Defaults.class.getAnnotation(Reconciler.class);
 
@@ -83,6 +85,7 @@ final class ControllerConfigFactory {
                         : duration(name, "resync-period", annotation.resyncPeriod()))
                 .reconcileTimeout(overrides.getReconcileTimeout() != null ? overrides.getReconcileTimeout()
                         : duration(name, "reconcile-timeout", annotation.reconcileTimeout()))
+                .maxAttempts(overrides.getMaxAttempts() != null ? overrides.getMaxAttempts() : annotation.maxAttempts())
                 .finalizer(overrides.getFinalizer() != null ? overrides.getFinalizer() : annotation.finalizer())
                 .fieldManager(overrides.getFieldManager() != null ? overrides.getFieldManager()
                         : annotation.fieldManager())
@@ -157,6 +160,7 @@ final class ControllerConfigFactory {
             case "generation-aware" -> overrides.getGenerationAware() != null;
             case "resync-period" -> overrides.getResyncPeriod() != null;
             case "reconcile-timeout" -> overrides.getReconcileTimeout() != null;
+            case "max-attempts" -> overrides.getMaxAttempts() != null;
             case "finalizer" -> overrides.getFinalizer() != null;
             case "field-manager" -> overrides.getFieldManager() != null;
             default -> false;

@@ -698,6 +698,12 @@ public class KubeloopProperties {
         /** Interrupt and retry a reconcile that runs longer than this; 0 means no limit. */
         private Duration reconcileTimeout;
 
+        /**
+         * Failed reconciles in a row after which a key rests (no retry, a RetriesExhausted Warning
+         * event, a Stalled condition) until its object changes; 0 means no limit.
+         */
+        private Integer maxAttempts;
+
         /** The finalizer to manage, a domain-qualified name such as example.com/cleanup. */
         private String finalizer;
 
@@ -753,6 +759,14 @@ public class KubeloopProperties {
 
         public void setReconcileTimeout(Duration reconcileTimeout) {
             this.reconcileTimeout = reconcileTimeout;
+        }
+
+        public Integer getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        public void setMaxAttempts(Integer maxAttempts) {
+            this.maxAttempts = maxAttempts;
         }
 
         public String getFinalizer() {

@@ -159,7 +159,11 @@ public final class Introspection {
                 : "all");
         scope.put("labelSelector", config.labelSelector());
         body.put("scope", scope);
-        body.put("owns", config.owns().stream().map(Introspection::resource).toList());
+        body.put("owns", config.owns().stream().map(type -> {
+            Map<String, Object> owned = resource(type);
+            owned.put("labelSelector", config.ownedLabelSelector(type)); // empty: the kind cached whole
+            return owned;
+        }).toList());
         body.put("watches", config.declarations().watches().stream().map(Introspection::watch).toList());
         body.put("optional", config.declarations().optionalPrimary());
         body.put("started", status.started());

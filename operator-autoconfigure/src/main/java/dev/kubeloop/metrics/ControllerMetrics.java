@@ -44,6 +44,7 @@ final class ControllerMetrics implements ControllerListener {
     private final Counter terminalErrors;
     private final Counter panics;
     private final Counter timeouts;
+    private final Counter retriesExhausted;
     private final Timer reconcileTime;
     private final Counter adds;
     private final Counter retries;
@@ -71,6 +72,9 @@ final class ControllerMetrics implements ControllerListener {
                 .tags(controllerTag).register(registry);
         timeouts = Counter.builder(KubeloopMetrics.RECONCILE_TIMEOUTS)
                 .description("Total number of reconciliation timeouts per controller")
+                .tags(controllerTag).register(registry);
+        retriesExhausted = Counter.builder(KubeloopMetrics.RETRIES_EXHAUSTED)
+                .description("Total number of keys that failed max-attempts times in a row and rest per controller")
                 .tags(controllerTag).register(registry);
         reconcileTime = Timer.builder(KubeloopMetrics.RECONCILE_TIME)
                 .description("Length of time per reconciliation per controller")
@@ -175,6 +179,9 @@ final class ControllerMetrics implements ControllerListener {
         }
         if (outcome == ReconcileOutcome.TIMEOUT) {
             timeouts.increment();
+        }
+        if (outcome == ReconcileOutcome.RETRIES_EXHAUSTED) {
+            retriesExhausted.increment();
         }
         if (report.panic()) {
             panics.increment();

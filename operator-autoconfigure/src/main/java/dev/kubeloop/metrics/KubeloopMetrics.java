@@ -116,6 +116,11 @@ public final class KubeloopMetrics implements ControllerObserver {
      */
     public static final String CACHE_LAG = "kubeloop_read_your_writes_cache_lag";
 
+    /** {@code kubeloop_reconcile_resting_keys{controller}}: keys that ran out of attempts and wait for a change. */
+    public static final String RESTING_KEYS = "kubeloop_reconcile_resting_keys";
+    /** {@code kubeloop_reconcile_retries_exhausted_total{controller}}: how often a key ran out of attempts. */
+    public static final String RETRIES_EXHAUSTED = "kubeloop_reconcile_retries_exhausted_total";
+
     /** The {@code watch_namespace} of an informer over all namespaces, or of a cluster-scoped type. */
     public static final String ALL_NAMESPACES = "*";
 
@@ -213,6 +218,10 @@ public final class KubeloopMetrics implements ControllerObserver {
                     .description("Current depth of workqueue by workqueue and priority")
                     .tags(queueTags).tag("priority", Integer.toString(priority)).register(registry);
         }
+        Gauge.builder(RESTING_KEYS, controller, Controller::restingKeys)
+                .description("Keys that failed max-attempts times in a row and are not retried until their object "
+                        + "changes")
+                .tags(controllerTag).register(registry);
         Gauge.builder(WORKQUEUE_UNFINISHED_WORK, controller, c -> c.queueStats().unfinishedWorkSeconds())
                 .description("How many seconds of work has been done that is in progress and hasn't been observed by "
                         + "work_duration. Large values indicate stuck threads. One can deduce the number of stuck "

@@ -115,6 +115,11 @@ public final class Settings {
             parseDuration((String) annotationDefault("reconcileTimeout")),
             "a duration of 0 or more (0 means no limit)", Settings::notNegative).describedAs("none (0s)");
 
+    /** Failed reconciles in a row after which a key rests until its object changes; 0: no limit. */
+    public static final Setting<Integer> MAX_ATTEMPTS = Setting.of("reconcilers.*.max-attempts",
+            (Integer) annotationDefault("maxAttempts"), "a whole number of 0 or more (0 means no limit)",
+            attempts -> attempts >= 0).describedAs("none (0: retried with backoff for ever)");
+
     /** The field manager of a reconciler's server-side applies. */
     public static final Setting<String> FIELD_MANAGER = Setting.derived("reconcilers.*.field-manager",
             "the reconciler's name", "a field manager name of at most 128 bytes (UTF-8), without control characters",
@@ -132,7 +137,7 @@ public final class Settings {
             STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, EXIT_WHEN_READY, READ_YOUR_WRITES,
             OPTIONAL_TYPE_POLL_INTERVAL, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
             RATE_LIMITER_QPS, RATE_LIMITER_BURST, INTROSPECTION_LAST_ERRORS, WORKERS, RECONCILER_NAMESPACES,
-            LABEL_SELECTOR, GENERATION_AWARE, RESYNC_PERIOD, RECONCILE_TIMEOUT, FIELD_MANAGER, FINALIZER);
+            LABEL_SELECTOR, GENERATION_AWARE, RESYNC_PERIOD, RECONCILE_TIMEOUT, MAX_ATTEMPTS, FIELD_MANAGER, FINALIZER);
 
     private Settings() {
     }

@@ -70,6 +70,23 @@ class ApplyOptionsTest {
     }
 
     @Test
+    void theDefaultsPruneAndLeaveStaleEntriesAndEachOptionKeepsTheOthers() {
+        assertThat(ApplyOptions.defaults().retained()).isFalse();
+        assertThat(ApplyOptions.defaults().removesStaleEntries()).isFalse();
+        assertThat(new ApplyOptions("m", true, true).retained()).isFalse();
+        assertThat(ApplyOptions.defaults().retain().fieldManager("m").adopt().removeStaleEntries())
+                .isEqualTo(new ApplyOptions("m", true, true, true, true));
+    }
+
+    @Test
+    void retainingWhatIsNotOwnedIsAClearError() {
+        assertThatThrownBy(() -> ApplyOptions.defaults().retain().notOwned())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contradict");
+        assertThatThrownBy(() -> ApplyOptions.defaults().notOwned().retain())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contradict");
+    }
+
+    @Test
     void adoptingWhatIsNotOwnedIsAClearError() {
         assertThatThrownBy(() -> ApplyOptions.defaults().adopt().notOwned())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contradict");

@@ -176,6 +176,10 @@ class InvalidPropertyValuesTest {
                     "a duration of 0 or more (0 means no limit)"),
             new Case(RECONCILER + "reconcile-timeout", "-1s", "reconcile timeout must be a duration of 0 or more",
                     "property kubeloop.reconcilers.widget.reconcile-timeout"),
+            new Case(RECONCILER + "max-attempts", "many", "invalid value 'many'",
+                    "a whole number of 0 or more (0 means no limit)"),
+            new Case(RECONCILER + "max-attempts", "-1", "max attempts must be a whole number of 0 or more (0 means no "
+                    + "limit), was -1", "property kubeloop.reconcilers.widget.max-attempts"),
             new Case(RECONCILER + "finalizer", "not a finalizer", "'not a finalizer' is not a valid finalizer name",
                     "example.com/cleanup"),
             new Case(RECONCILER + "field-manager", "x".repeat(129), "is not a valid field manager",

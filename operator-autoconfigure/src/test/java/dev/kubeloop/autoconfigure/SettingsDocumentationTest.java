@@ -130,6 +130,8 @@ class SettingsDocumentationTest {
         assertThat(config.resyncPeriod()).isEqualTo(Settings.RESYNC_PERIOD.defaultValue())
                 .isEqualTo(Duration.ofHours(10));
         assertThat(config.reconcileTimeout()).isEqualTo(Settings.RECONCILE_TIMEOUT.defaultValue()).isZero();
+        assertThat(config.maxAttempts()).as("client-go's unlimited backoff").isEqualTo(Settings.MAX_ATTEMPTS
+                .defaultValue()).isZero();
         assertThat(config.generationAware()).isEqualTo(Settings.GENERATION_AWARE.defaultValue()).isTrue();
         assertThat(config.namespaces()).containsExactlyElementsOf(Settings.RECONCILER_NAMESPACES.defaultValue())
                 .isEmpty();

@@ -25,6 +25,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.springframework.context.ApplicationContext;
 
@@ -57,6 +58,7 @@ public final class KubeloopTestKit implements ControllerObserver {
     private final Map<ControllerKey, ReconcileOutcome> lastOutcomes = new ConcurrentHashMap<>();
     /** What each controller has taken in; written by informer threads. */
     private final TakenIn takenIn = new TakenIn();
+    private final ReconcileJournal journal = new ReconcileJournal();
 
     KubeloopTestKit(TestCluster cluster, ApplicationContext context) {
         this.cluster = cluster;
@@ -116,12 +118,34 @@ public final class KubeloopTestKit implements ControllerObserver {
      * </ul>
      * A delayed requeue ({@code requeueAfter}) does not count as work: it runs later by design. What
      * happens after it returns is not covered (a change by someone else, a requeue coming due). For
-     * a type whose status has no {@code observedGeneration}, wait with {@link #await} on what its
-     * reconciler writes instead.
+     * a type whose status has no {@code observedGeneration}, pass what reconciled means:
+     * {@link #awaitReconciled(HasMetadata, Predicate, Duration)}.
      *
      * @return the object as the API server has it once reconciled
      */
     public <T extends HasMetadata> T awaitReconciled(T object, Duration timeout) {
+        return awaitReconciled(object, null, timeout);
+    }
+
+    /**
+     * {@link #awaitReconciled(HasMetadata, Predicate, Duration)} with {@link #DEFAULT_TIMEOUT}.
+     */
+    public <T extends HasMetadata> T awaitReconciled(T object, Predicate<? super T> reconciled) {
+        return awaitReconciled(object, reconciled, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * As {@link #awaitReconciled(HasMetadata, Duration)}, with what the reconciler writes to say it
+     * is done in place of {@code status.observedGeneration}: for a type whose status has none (a
+     * port of an operator whose CRD you do not own, say), e.g. {@code m -> m.getStatus() != null &&
+     * m.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Available"))}. The
+     * other conditions hold as they do there: taken in, nothing queued or in flight for the key, the
+     * last reconcile not failed, the object unchanged while that was checked.
+     *
+     * @param reconciled what the object, as the API server has it, shows once reconciled; null: its
+     *     {@code status.observedGeneration} equals its {@code metadata.generation}
+     */
+    public <T extends HasMetadata> T awaitReconciled(T object, Predicate<? super T> reconciled, Duration timeout) {
         Controller<?> controller = controllerFor(object);
         ObjectKey key = ObjectKey.of(object);
         return awaitValue("reconciled: " + describe(object), timeout, () -> {
@@ -129,11 +153,18 @@ public final class KubeloopTestKit implements ControllerObserver {
             if (latest == null) {
                 return Check.notYet("it does not exist (deleted?)");
             }
-            Long generation = latest.getMetadata().getGeneration();
-            Object observed = ObjectFields.observedGeneration(client(), latest);
-            if (!Objects.equals(asLong(observed), generation)) {
-                return Check.notYet("status.observedGeneration is " + observed + ", metadata.generation is "
-                        + generation);
+            if (reconciled != null) {
+                if (!reconciled.test(latest)) {
+                    return Check.notYet("it does not show reconciled yet (the test's condition is false)");
+                }
+            } else {
+                Long generation = latest.getMetadata().getGeneration();
+                Object observed = ObjectFields.observedGeneration(client(), latest);
+                if (!Objects.equals(asLong(observed), generation)) {
+                    return Check.notYet("status.observedGeneration is " + observed + ", metadata.generation is "
+                            + generation + (observed == null ? " (a status without observedGeneration: pass what "
+                                    + "reconciled means, awaitReconciled(object, reconciled))" : ""));
+                }
             }
             // in this order: what was taken in is queued already, so the queue is looked at after it
             String lagging = takenIn.lagging(controller, client());
@@ -145,6 +176,10 @@ public final class KubeloopTestKit implements ControllerObserver {
                 return Check.notYet("its key is " + state.name().toLowerCase(Locale.ROOT));
             }
             ReconcileOutcome last = lastOutcomes.get(new ControllerKey(controller.name(), key));
+            if (last == ReconcileOutcome.RETRIES_EXHAUSTED) {
+                return Check.notYet("its last reconcile failed its last allowed attempt (max-attempts): the key rests "
+                        + "until the object changes");
+            }
             if (last != null && FAILED.contains(last)) {
                 return Check.notYet("its last reconcile ended with " + last.name().toLowerCase(Locale.ROOT)
                         + " and a retry is pending");
@@ -268,6 +303,11 @@ public final class KubeloopTestKit implements ControllerObserver {
         return controller(controller).status();
     }
 
+    /** Every reconcile finished since the application started, to assert on which ran and how they ended. */
+    public ReconcileJournal journal() {
+        return journal;
+    }
+
     /** The controller named {@code name}. */
     public Controller<?> controller(String name) {
         return manager().controller(name).orElseThrow(() -> new AssertionError("No controller named '" + name
@@ -312,6 +352,7 @@ public final class KubeloopTestKit implements ControllerObserver {
             @Override
             public void reconcileFinished(ReconcileReport report) {
                 lastOutcomes.put(new ControllerKey(report.controller(), report.key()), report.outcome());
+                journal.finished(report);
                 signal.changed();
             }
         };

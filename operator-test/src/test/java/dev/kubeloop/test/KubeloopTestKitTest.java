@@ -105,6 +105,60 @@ class KubeloopTestKitTest {
     }
 
     @Test
+    void awaitReconciledWithTheTestsOwnConditionForAStatusWithoutObservedGeneration() {
+        Gadget created = kit.awaitReconciled(client.resource(Gadget.named(kit.namespace(), "conditioned")).create());
+        created.getSpec().setSize(3);
+        Gadget updated = client.resource(created).update();
+
+        // what a port of an operator whose status has no observedGeneration would wait on: what its reconciler writes
+        Gadget reconciled = kit.awaitReconciled(updated, g -> kit.owned(g, ConfigMap.class).stream()
+                .anyMatch(c -> "3".equals(c.getData().get("size"))));
+
+        assertThat(kit.controller("gadget").state(ObjectKey.of(reconciled)).busy()).isFalse();
+        assertThat(kit.journal().of(reconciled)).last().satisfies(entry ->
+                assertThat(entry.outcome()).isEqualTo(ReconcileOutcome.SUCCESS));
+    }
+
+    @Test
+    void theJournalShowsWhichObjectsWereReconciledAndHowTheyEnded() {
+        Gadget quiet = kit.awaitReconciled(client.resource(Gadget.named(kit.namespace(), "journal-quiet")).create());
+        Gadget edited = kit.awaitReconciled(client.resource(Gadget.named(kit.namespace(), "journal-edited")).create());
+        kit.awaitIdle();
+        int before = kit.journal().position();
+
+        edited.getSpec().setSize(5);
+        kit.awaitReconciled(client.resource(edited).update());
+        kit.awaitIdle();
+
+        assertThat(kit.journal().keysSince(before)).as("only the edited Gadget was reconciled")
+                .containsExactly(ObjectKey.of(edited));
+        assertThat(kit.journal().since(before)).allSatisfy(entry -> {
+            assertThat(entry.controller()).isEqualTo("gadget");
+            assertThat(entry.outcome()).isEqualTo(ReconcileOutcome.SUCCESS);
+            assertThat(entry.attempt()).isEqualTo(1);
+            assertThat(entry.error()).isNull();
+        });
+        assertThat(kit.journal().of(quiet)).isNotEmpty().noneMatch(entry -> kit.journal().since(before).contains(entry));
+    }
+
+    @Test
+    void aFailingKeyShowsInTheJournalWithItsAttemptsAndError() {
+        Gadget failing = Gadget.named(kit.namespace(), "journal-failing");
+        failing.getSpec().setFail(true);
+        Gadget created = client.resource(failing).create();
+
+        kit.await("two failed attempts in the journal", () -> kit.journal().of(created).size() >= 2);
+
+        assertThat(kit.journal().of(created)).first().satisfies(entry -> {
+            assertThat(entry.outcome()).isEqualTo(ReconcileOutcome.ERROR);
+            assertThat(entry.attempt()).isEqualTo(1);
+            assertThat(entry.error()).hasMessageContaining("asked to fail");
+        });
+        assertThat(kit.journal().of(created).get(1).attempt()).isEqualTo(2);
+        client.resource(created).delete();
+    }
+
+    @Test
     void theClientAndNamespaceBelongToThisTestClass() {
         assertThat(kit.client()).isSameAs(client);
         if (kit.realCluster()) {

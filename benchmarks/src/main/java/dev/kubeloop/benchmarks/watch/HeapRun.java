@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One run of {@link MetadataHeapChild} in a fresh JVM ({@code -Xms1g -Xmx1g -XX:+UseG1GC}, as the
+ * One run of {@link MetadataHeapChild} (or another heap child) in a fresh JVM ({@code -Xms1g -Xmx1g -XX:+UseG1GC}, as the
  * comparison harness's contenders), so that one measurement's classes, caches and garbage never
  * reach the next. Its {@code [heap]} line is parsed; its stderr goes to the log file.
  *
@@ -25,18 +25,23 @@ record HeapRun(Map<String, String> figures, int exitCode) {
     /** @param master the API server's URL; null to have the child read the kubeconfig */
     static HeapRun run(String master, String namespace, boolean metadataOnly, int expected, Path log)
             throws IOException, InterruptedException {
+        List<String> options = new ArrayList<>(List.of("--namespace=" + namespace,
+                "--metadata-only=" + metadataOnly, "--expect=" + expected));
+        if (master != null) {
+            options.add("--master=" + master);
+        }
+        return run(MetadataHeapChild.class, options, log);
+    }
+
+    /** Runs {@code child}'s main with {@code options}; it prints a {@code [heap]} line as {@link MetadataHeapChild} does. */
+    static HeapRun run(Class<?> child, List<String> options, Path log) throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms1g", "-Xmx1g", "-XX:+UseG1GC",
                 "-cp", System.getProperty("java.class.path"),
-                MetadataHeapChild.class.getName(),
-                "--namespace=" + namespace,
-                "--metadata-only=" + metadataOnly,
-                "--expect=" + expected));
-        if (master != null) {
-            command.add("--master=" + master);
-        }
+                child.getName()));
+        command.addAll(options);
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.to(log.toFile())).start();
         Map<String, String> figures = new HashMap<>();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),

@@ -27,7 +27,10 @@ final class ListOnlyDispatcher extends Dispatcher {
     private static final String NOT_FOUND = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
             + "\"status\":\"Failure\",\"reason\":\"NotFound\",\"code\":404}";
 
-    /** Collection path (e.g. {@code /api/v1/namespaces/bench/secrets}) to its objects. */
+    /**
+     * Collection path (e.g. {@code /api/v1/namespaces/bench/secrets}) to its objects; a list with a
+     * label selector is looked up as {@code <path>?labelSelector=<selector, decoded>}.
+     */
     private final Map<String, PreparedList> collections;
     private final List<String> unexpected = new CopyOnWriteArrayList<>();
 
@@ -39,9 +42,12 @@ final class ListOnlyDispatcher extends Dispatcher {
     public MockResponse dispatch(RecordedRequest request) {
         String path = request.getPath();
         int queryStart = path.indexOf('?');
-        PreparedList list = collections.get(queryStart < 0 ? path : path.substring(0, queryStart));
+        Map<String, String> query = query(queryStart < 0 ? "" : path.substring(queryStart + 1));
+        String collection = queryStart < 0 ? path : path.substring(0, queryStart);
+        // a filtered list is its own prepared list, registered as path?labelSelector=<selector>
+        PreparedList list = collections.get(query.containsKey("labelSelector")
+                ? collection + "?labelSelector=" + query.get("labelSelector") : collection);
         if (list != null && "GET".equals(request.getMethod())) {
-            Map<String, String> query = query(queryStart < 0 ? "" : path.substring(queryStart + 1));
             if ("true".equals(query.get("watch"))) {
                 return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
                 });

@@ -21,6 +21,26 @@ public interface Watches<T extends HasMetadata> {
      */
     Watches<T> owns(Class<? extends HasMetadata> type);
 
+    /**
+     * As {@link #owns(Class)}, caching only the owned-kind objects whose labels match
+     * {@code labelSelector} (filtered by the API server, as JOSDK's samples cache {@code managed=true}
+     * only): without it the owned cache holds every object of the kind in the reconciler's
+     * namespaces, related or not. Objects outside the selector do not trigger reconciles, and
+     * {@code context.owned()} and pruning do not see them; the children the reconciler makes must
+     * carry the labels. Overrides an unfiltered {@code @Reconciler(owns)} of the same type.
+     */
+    Watches<T> owns(Class<? extends HasMetadata> type, String labelSelector);
+
+    /**
+     * As {@link #owns(Class)}, caching only the objects this reconciler applied: those labelled
+     * {@code kubeloop.dev/applied-by=<reconciler name>}, which every owned {@code context.apply}
+     * writes. Children made otherwise ({@code client().create()}, another tool, a version of the
+     * operator before the label) are not cached until an owned apply labels them: the first
+     * reconcile's apply finds such an object by reading the API server, adopts it as apply always
+     * does, and labels it.
+     */
+    Watches<T> ownsApplied(Class<? extends HasMetadata> type);
+
     /** Watches a related type; see {@link Watch}. */
     Watches<T> watch(Watch<?> watch);
 

@@ -3,6 +3,7 @@ package dev.kubeloop.runtime.client;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -11,6 +12,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Read-your-writes for one controller: what each of its writes returned (the object as stored,
@@ -196,16 +199,51 @@ public final class WriteTracker {
         return Optional.of(type.cast(write.object()));
     }
 
-    /** The written objects of {@code type} not (yet) in the cache, e.g. created by a write the informer has not delivered. */
-    public <T extends HasMetadata> List<T> writtenOf(Class<T> type) {
-        if (!substitute) {
-            return List.of();
-        }
-        List<T> result = new ArrayList<>();
+    /**
+     * A list read from a cache, as this controller's own writes left it (read-your-writes on): an
+     * object it wrote newer than the cached one is replaced by the write (and kept only if the
+     * write still {@code matches} the list's criteria: its namespace, index value, labels, owner),
+     * one it deleted is left out, and one it wrote that the list lacks (created, or changed to match,
+     * but not delivered yet) is added if it matches. {@code cached} is returned as it is when the
+     * tracker remembers no write of {@code type}, the common case: the tracker holds few entries,
+     * the writes the informers have not delivered yet.
+     *
+     * @param cached the list from the cache, every element matching the criteria
+     * @param matches the list's criteria, tested on written objects only
+     * @param lookup the cached object of a ref, or null; asked for the writes the list lacks, since
+     *     the cache may hold a newer version of them that does not match
+     */
+    public <T extends HasMetadata> List<T> merge(Class<T> type, List<T> cached, Predicate<? super T> matches,
+            Function<Ref, T> lookup) {
+        Map<Ref, Written> ofType = null;
         for (Map.Entry<Ref, Written> entry : written.entrySet()) {
-            if (entry.getKey().type().equals(type) && !entry.getValue().deleted() && !expired(entry.getValue())) {
-                result.add(type.cast(entry.getValue().object()));
+            if (entry.getKey().type().equals(type)) {
+                if (ofType == null) {
+                    ofType = new HashMap<>();
+                }
+                ofType.put(entry.getKey(), entry.getValue());
             }
+        }
+        if (ofType == null) {
+            return cached;
+        }
+        List<T> result = new ArrayList<>(cached.size() + ofType.size());
+        for (T object : cached) {
+            Ref ref = Ref.of(object);
+            if (ofType.remove(ref) == null) {
+                result.add(object);
+                continue;
+            }
+            fresher(ref, object).filter(current -> current == object || matches.test(current)).ifPresent(result::add);
+        }
+        for (Map.Entry<Ref, Written> entry : ofType.entrySet()) {
+            Written write = entry.getValue();
+            if (write.deleted() || !matches.test(type.cast(write.object()))) {
+                continue; // not in the list as written either: no lookup, no stale read counted
+            }
+            // written to match, not in the list: created (or changed to match) and not delivered yet, or the
+            // cache moved on since (a newer version that no longer matches)
+            fresher(entry.getKey(), lookup.apply(entry.getKey())).filter(matches).ifPresent(result::add);
         }
         return result;
     }

@@ -29,8 +29,9 @@ import java.util.Optional;
  * no controller, no marks                                    refused; with adopt(): takes it (Adopted event)
  * </pre>
  *
- * This controller's marks: the label {@value ControllerWrites#APPLIED_BY} with its name, which
- * every owned apply has written; or an {@code Apply} entry of the apply's field manager (or the
+ * This controller's marks: the label {@value ControllerWrites#APPLIED_BY} (or, for a retained
+ * object, {@value ControllerWrites#RETAINED_BY}) with its name, which every owned apply has
+ * written; or an {@code Apply} entry of the apply's field manager (or the
  * controller's) in managedFields: an object applied before its kind was owned, or applied as
  * {@code notOwned()}, by an earlier version of the reconciler. Taking back an object with marks
  * whose owner reference is gone is what {@code kubectl delete --cascade=orphan} and a new primary
@@ -87,7 +88,8 @@ final class Adoption {
             return new Claim<>(null, null);
         }
         String what = existing.getKind() + " " + existing.getMetadata().getName();
-        boolean labelled = controller.equals(labels(existing).get(ControllerWrites.APPLIED_BY));
+        boolean labelled = controller.equals(labels(existing).get(ControllerWrites.APPLIED_BY))
+                || controller.equals(labels(existing).get(ControllerWrites.RETAINED_BY));
         Optional<OwnerReference> controllerRef = OwnerIndex.controllerOf(existing);
         if (controllerRef.isPresent() && Objects.equals(controllerRef.get().getUid(), primary.getMetadata().getUid())) {
             return new Claim<>(existing, null);

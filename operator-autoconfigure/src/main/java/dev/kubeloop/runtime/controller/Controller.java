@@ -36,10 +36,11 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
     private final ControllerWorkers<T> workers;
     private final WriteStats writes;
     private final WriteTracker tracker;
+    private final FailingKeys failing;
 
     Controller(ControllerConfig<T> config, PriorityWorkQueue<ObjectKey> queue, ResourceCache<T> primaryCache,
             List<ResourceCache<?>> caches, ReconcileActivity activity, Optional<String> finalizer,
-            ControllerWorkers<T> workers, WriteStats writes, WriteTracker tracker) {
+            ControllerWorkers<T> workers, WriteStats writes, WriteTracker tracker, FailingKeys failing) {
         this.config = config;
         this.queue = queue;
         this.primaryCache = primaryCache;
@@ -49,6 +50,7 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
         this.workers = workers;
         this.writes = writes;
         this.tracker = tracker;
+        this.failing = failing;
     }
 
     public String name() {
@@ -67,6 +69,19 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
     /** How many processed keys ended with {@code outcome} since start. */
     public long count(ReconcileOutcome outcome) {
         return activity.count(outcome);
+    }
+
+    /**
+     * Keys that ran out of attempts ({@code max-attempts}) and rest: not queued again until their
+     * object changes or a trigger queues them. Cheap.
+     */
+    public int restingKeys() {
+        return failing.resting();
+    }
+
+    /** Whether {@code key} ran out of attempts and rests. */
+    public boolean resting(ObjectKey key) {
+        return failing.isResting(key);
     }
 
     /** A snapshot of the work queue's gauges. */

@@ -13,7 +13,8 @@ import java.util.Set;
 
 /**
  * The {@link CacheReader} of one controller: its caches by type (the primary's first, then owned
- * types', then watched types'), and the indexes it declared, stored in the shared informers under
+ * types', then watched types'; a kind with several caches is read as their union, see
+ * {@link KindViews}), and the indexes it declared, stored in the shared informers under
  * names qualified with the controller's name, so that two controllers may declare an index of the
  * same name on one shared informer.
  *
@@ -25,16 +26,20 @@ import java.util.Set;
 final class ControllerCaches implements CacheReader {
 
     private final String controller;
-    private final Map<Class<?>, ResourceCache<?>> caches = new LinkedHashMap<>();
+    private final Map<Class<?>, KindViews<?>> caches = new LinkedHashMap<>();
     private final Map<Class<?>, Set<String>> indexes = new LinkedHashMap<>();
 
     ControllerCaches(String controller) {
         this.controller = controller;
     }
 
-    /** Adds the cache of {@code type} with its declared indexes; the first cache of a type is the one read. */
-    void add(Class<?> type, ResourceCache<?> cache, Set<String> declaredIndexes) {
-        caches.putIfAbsent(type, cache);
+    /**
+     * Adds a cache of {@code type} with its declared indexes. A type with several caches (owned and
+     * watched with a selector, say) is read from all of them.
+     */
+    @SuppressWarnings("unchecked")
+    <R extends HasMetadata> void add(Class<R> type, ResourceCache<R> cache, Set<String> declaredIndexes) {
+        ((KindViews<R>) caches.computeIfAbsent(type, t -> new KindViews<R>())).add(cache);
         indexes.computeIfAbsent(type, t -> new LinkedHashSet<>()).addAll(declaredIndexes);
     }
 
@@ -45,40 +50,48 @@ final class ControllerCaches implements CacheReader {
 
     @Override
     public <R extends HasMetadata> Optional<R> get(Class<R> type, ObjectKey key) {
-        return cache(type).get(key);
+        return views(type).get(key);
     }
 
     @Override
     public <R extends HasMetadata> List<R> list(Class<R> type, String namespace) {
-        return cache(type).list(namespace);
+        return views(type).list(namespace);
     }
 
     @Override
     public <R extends HasMetadata> List<R> byIndex(Class<R> type, String index, String namespace, String value) {
-        ResourceCache<R> cache = cache(type);
+        KindViews<R> views = views(type);
         if (!indexes.getOrDefault(type, Set.of()).contains(index)) {
             throw new IllegalArgumentException("Reconciler '" + controller + "' declared no index '" + index + "' on "
                     + type.getSimpleName() + " (indexes: " + indexes.getOrDefault(type, Set.of()) + "): declare it "
                     + "with watches.index(" + type.getSimpleName() + ".class, \"" + index + "\", ...)");
         }
-        return cache.byIndex(qualified(index), namespace, value);
+        return views.byIndex(qualified(index), namespace, value);
     }
 
-    /** The cached object of {@code type}, if this controller caches that type and the object. */
+    /** The cached object of {@code type}, if this controller caches that type and the object (in any view). */
     @SuppressWarnings("unchecked")
     <R extends HasMetadata> Optional<R> find(Class<R> type, ObjectKey key) {
-        ResourceCache<?> cache = caches.get(type);
-        return cache == null ? Optional.empty() : ((ResourceCache<R>) cache).get(key);
+        KindViews<?> views = caches.get(type);
+        return views == null ? Optional.empty() : ((KindViews<R>) views).get(key);
+    }
+
+    /**
+     * The first cache of {@code type}: the primary's or the owned one, which alone holds the owner
+     * index ({@code owned()} and pruning read the objects this controller owns from it).
+     */
+    <R extends HasMetadata> ResourceCache<R> cache(Class<R> type) {
+        return views(type).first();
     }
 
     @SuppressWarnings("unchecked")
-    <R extends HasMetadata> ResourceCache<R> cache(Class<R> type) {
-        ResourceCache<?> cache = caches.get(type);
-        if (cache == null) {
+    private <R extends HasMetadata> KindViews<R> views(Class<R> type) {
+        KindViews<?> views = caches.get(type);
+        if (views == null) {
             throw new IllegalArgumentException(type.getName() + " is not cached for reconciler '" + controller
                     + "' (it caches " + caches.keySet().stream().map(Class::getSimpleName).toList()
                     + "): own it with @Reconciler(owns = ...) or watch it with watches.watch(Watch.of(...))");
         }
-        return (ResourceCache<R>) cache;
+        return (KindViews<R>) views;
     }
 }

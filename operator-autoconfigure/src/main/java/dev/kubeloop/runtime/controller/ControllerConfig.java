@@ -15,8 +15,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -44,9 +46,12 @@ public final class ControllerConfig<T extends HasMetadata> {
     private final Set<String> namespaces;
     private final String labelSelector;
     private final List<Class<? extends HasMetadata>> owns;
+    /** The label selector of each owned type's cache that has one (see {@link #ownedLabelSelector}). */
+    private final Map<Class<?>, String> ownedSelectors;
     private final boolean generationAware;
     private final Duration resyncPeriod;
     private final Duration reconcileTimeout;
+    private final int maxAttempts;
     private final String finalizer;
     private final String fieldManager;
     private final Class<?> reconcilerClass;
@@ -54,9 +59,10 @@ public final class ControllerConfig<T extends HasMetadata> {
     private final boolean declaredByReconciler;
 
     private ControllerConfig(Builder<T> builder, Set<String> namespaces, String labelSelector,
-            List<Class<? extends HasMetadata>> owns, String finalizer, String fieldManager,
-            WatchDeclarations<T> declarations) {
+            List<Class<? extends HasMetadata>> owns, Map<Class<?>, String> ownedSelectors, String finalizer,
+            String fieldManager, WatchDeclarations<T> declarations) {
         this.name = builder.name;
+        this.ownedSelectors = ownedSelectors;
         this.primaryType = builder.primaryType;
         this.workers = builder.workers;
         this.namespaces = namespaces;
@@ -65,6 +71,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         this.generationAware = builder.generationAware;
         this.resyncPeriod = builder.resyncPeriod;
         this.reconcileTimeout = builder.reconcileTimeout;
+        this.maxAttempts = builder.maxAttempts;
         this.finalizer = finalizer;
         this.fieldManager = fieldManager;
         this.reconcilerClass = builder.reconcilerClass;
@@ -105,6 +112,14 @@ public final class ControllerConfig<T extends HasMetadata> {
         return owns;
     }
 
+    /**
+     * The label selector that limits the cache of owned type {@code type}, validated; empty when it
+     * caches every object of the type in the reconciler's namespaces (the default).
+     */
+    public String ownedLabelSelector(Class<?> type) {
+        return ownedSelectors.getOrDefault(type, "");
+    }
+
     /** Whether primary updates that change only status (or nothing) are skipped. */
     public boolean generationAware() {
         return generationAware;
@@ -118,6 +133,14 @@ public final class ControllerConfig<T extends HasMetadata> {
     /** How long one reconcile may run before it is interrupted; zero means no limit. */
     public Duration reconcileTimeout() {
         return reconcileTimeout;
+    }
+
+    /**
+     * How many failed reconciles in a row a key gets before it rests (no retry until its object
+     * changes or a trigger queues it); zero means no limit, client-go's unlimited backoff.
+     */
+    public int maxAttempts() {
+        return maxAttempts;
     }
 
     /** The finalizer set explicitly, if any (see {@link FinalizerProtocol} for the default). */
@@ -153,8 +176,9 @@ public final class ControllerConfig<T extends HasMetadata> {
     public Builder<T> toBuilder() {
         Builder<T> builder = new Builder<>(name, primaryType).workers(workers).namespaces(namespaces)
                 .labelSelector(labelSelector).owns(owns).generationAware(generationAware).resyncPeriod(resyncPeriod)
-                .reconcileTimeout(reconcileTimeout).finalizer(finalizer).reconcilerClass(reconcilerClass)
+                .reconcileTimeout(reconcileTimeout).maxAttempts(maxAttempts).finalizer(finalizer).reconcilerClass(reconcilerClass)
                 .fieldManager(fieldManager.equals(name) ? null : fieldManager);
+        builder.ownedSelectors.putAll(ownedSelectors);
         builder.watches.addAll(declarations.watches());
         builder.indexes.addAll(declarations.indexes());
         builder.primaryFilters.addAll(declarations.primaryFilters());
@@ -168,7 +192,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         return "ControllerConfig[" + name + ", " + primaryType.getName() + ", workers=" + workers
                 + ", namespaces=" + namespaces + ", labelSelector='" + labelSelector + "', owns=" + owns.size()
                 + ", generationAware=" + generationAware + ", resyncPeriod=" + resyncPeriod
-                + ", reconcileTimeout=" + reconcileTimeout + ", finalizer=" + finalizer + ", watches="
+                + ", reconcileTimeout=" + reconcileTimeout + ", maxAttempts=" + maxAttempts + ", finalizer=" + finalizer + ", watches="
                 + declarations.watches() + ", optionalPrimary=" + declarations.optionalPrimary() + "]";
     }
 
@@ -183,9 +207,12 @@ public final class ControllerConfig<T extends HasMetadata> {
         private Collection<String> namespaces = Settings.RECONCILER_NAMESPACES.defaultValue();
         private String labelSelector = Settings.LABEL_SELECTOR.defaultValue();
         private Collection<Class<? extends HasMetadata>> owns = List.of();
+        /** As declared, not yet validated (build() does). */
+        private final Map<Class<?>, String> ownedSelectors = new LinkedHashMap<>();
         private boolean generationAware = Settings.GENERATION_AWARE.defaultValue();
         private Duration resyncPeriod = Settings.RESYNC_PERIOD.defaultValue();
         private Duration reconcileTimeout = Settings.RECONCILE_TIMEOUT.defaultValue();
+        private int maxAttempts = Settings.MAX_ATTEMPTS.defaultValue();
         private String finalizer;
         private String fieldManager;
         private Class<?> reconcilerClass;
@@ -226,6 +253,28 @@ public final class ControllerConfig<T extends HasMetadata> {
             more.add(type);
             this.owns = more;
             return this;
+        }
+
+        @Override
+        public Builder<T> owns(Class<? extends HasMetadata> type, String labelSelector) {
+            owns(type);
+            String selector = labelSelector == null ? "" : labelSelector.trim();
+            String before = ownedSelectors.get(type);
+            if (before != null && !before.equals(selector) && !selector.isEmpty()) {
+                throw invalid(name, "owns", "it owns " + (type == null ? "null" : type.getSimpleName())
+                        + " with two label selectors, '" + before + "' and '" + selector + "'",
+                        "declare one selector per owned type (one cache of the kind)");
+            }
+            if (!selector.isEmpty()) {
+                ownedSelectors.put(type, selector);
+            }
+            return this;
+        }
+
+        @Override
+        public Builder<T> ownsApplied(Class<? extends HasMetadata> type) {
+            // the label every owned apply of this controller writes (ControllerWrites.placeAndOwn)
+            return owns(type, ControllerWrites.APPLIED_BY + "=" + name);
         }
 
         @Override
@@ -280,6 +329,12 @@ public final class ControllerConfig<T extends HasMetadata> {
         /** Zero (or null) means no limit. */
         public Builder<T> reconcileTimeout(Duration reconcileTimeout) {
             this.reconcileTimeout = reconcileTimeout == null ? Duration.ZERO : reconcileTimeout;
+            return this;
+        }
+
+        /** Zero means no limit: a failing key is retried with backoff for ever. */
+        public Builder<T> maxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
             return this;
         }
 
@@ -338,6 +393,10 @@ public final class ControllerConfig<T extends HasMetadata> {
                         + Settings.RECONCILE_TIMEOUT.allowed() + ", was " + reconcileTimeout,
                         "set " + Settings.RECONCILE_TIMEOUT.allowed());
             }
+            if (!Settings.MAX_ATTEMPTS.accepts(maxAttempts)) {
+                throw invalid(name, "max-attempts", "max attempts must be " + Settings.MAX_ATTEMPTS.allowed()
+                        + ", was " + maxAttempts, "set " + Settings.MAX_ATTEMPTS.allowed());
+            }
             String validFinalizer = finalizer == null || finalizer.isBlank() ? null : finalizer.trim();
             if (validFinalizer != null && !HasMetadata.validateFinalizer(validFinalizer)) {
                 throw invalid(name, "finalizer", "'" + validFinalizer + "' is not a valid finalizer name",
@@ -349,9 +408,20 @@ public final class ControllerConfig<T extends HasMetadata> {
                         "use " + Settings.FIELD_MANAGER.allowed());
             }
             List<Class<? extends HasMetadata>> validOwned = List.copyOf(ownedTypes);
+            Map<Class<?>, String> validOwnedSelectors = new LinkedHashMap<>();
+            ownedSelectors.forEach((type, selector) -> {
+                try {
+                    validOwnedSelectors.put(type, LabelSelectors.validate(selector));
+                } catch (IllegalArgumentException e) {
+                    throw invalid(name, "owns", "the label selector of owned type " + type.getSimpleName() + " is "
+                            + "invalid: " + e.getMessage(), "fix the selector; the syntax is key=value, key!=value, "
+                            + "key in (a,b), key notin (a,b), key or !key, separated by commas");
+                }
+            });
             WatchDeclarations<T> declarations = WatchDeclarations.validate(name, primaryType, validOwned,
                     validNamespaces, watches, indexes, primaryFilters, optionalPrimary);
-            return new ControllerConfig<>(this, validNamespaces, validSelector, validOwned, validFinalizer,
+            return new ControllerConfig<>(this, validNamespaces, validSelector, validOwned,
+                    Collections.unmodifiableMap(validOwnedSelectors), validFinalizer,
                     validFieldManager, declarations);
         }
 

@@ -19,6 +19,7 @@ import dev.kubeloop.runtime.client.WriteTracker;
 import dev.kubeloop.runtime.handler.EnqueueRequestForObject;
 import dev.kubeloop.runtime.handler.EnqueueRequestForOwner;
 import dev.kubeloop.runtime.handler.EnqueueRequestsFromMapper;
+import dev.kubeloop.runtime.handler.EventHandler;
 import dev.kubeloop.runtime.handler.EventObserver;
 import dev.kubeloop.runtime.handler.InformerEventAdapter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -164,27 +165,31 @@ public final class ControllerWorkers<T extends HasMetadata> {
                 .handlers(informer -> new InformerEventAdapter<>(observer, primaryEvents, primaryHandler, informer)), declared);
         List<ResourceCache<?>> all = new ArrayList<>(List.of(primaryCache));
         EnqueueRequestForOwner ownerHandler = new EnqueueRequestForOwner(queue, config.primaryType());
+        ForeignBlockers blockers = new ForeignBlockers(queue);
         for (Class<? extends HasMetadata> owned : config.owns()) {
             // owner references never cross namespaces: owned objects live where their owners do
-            all.add(registerOwned(informers, owned, ownerHandler, declared));
+            all.add(registerOwned(informers, owned, EventHandler.both(ownerHandler, blockers), declared));
         }
         for (Watch<?> watch : declared.watches()) {
             all.add(registerWatch(informers, watch, declared));
         }
         Class<?> reconcilerClass = config.reconcilerClass() != null ? config.reconcilerClass() : reconciler.getClass();
+        FailingKeys failing = new FailingKeys(config.maxAttempts());
         ControllerWrites writes = new ControllerWrites(config, services.client(), caches, tracker, events, writeStats,
                 listener, informers.shards().orElse(null));
         this.handler = new ReconcileHandler<>(config, reconciler, queue, primaryCache, caches,
                 Set.copyOf(config.owns()), services.client(), events, services.timeouts(), finalizers, activity,
-                listener, writes, tracker, services.fence(), services.fencedClients(),
+                listener, writes, tracker, services.fence(), services.fencedClients(), failing, blockers,
                 LoggerFactory.getLogger(reconcilerClass));
         this.controller = new Controller<>(config, queue, primaryCache, all, activity, finalizers.finalizer(), this,
-                writeStats, tracker);
+                writeStats, tracker, failing);
     }
 
     private <R extends HasMetadata> ResourceCache<R> registerOwned(InformerRegistry informers, Class<R> type,
-            EnqueueRequestForOwner ownerHandler, WatchDeclarations<T> declared) {
+            EventHandler<HasMetadata> ownerHandler, WatchDeclarations<T> declared) {
+        // a selector (when declared) keeps unrelated objects of the kind out of the heap: the API server filters them
         return register(informers, type, CacheRequest.of(type).namespaces(config.namespaces()).ownerIndex(true)
+                .labelSelector(config.ownedLabelSelector(type))
                 .sharded(true).handlers(informer -> new InformerEventAdapter<R>(observer, Predicates.all(), ownerHandler, informer)), declared);
     }
 

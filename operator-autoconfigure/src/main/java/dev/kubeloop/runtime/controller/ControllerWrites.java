@@ -2,6 +2,7 @@ package dev.kubeloop.runtime.controller;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeloop.api.ApiRefusal;
 import dev.kubeloop.api.ApplyOptions;
 import dev.kubeloop.api.EventRecorder;
 import dev.kubeloop.api.ObjectKey;
@@ -18,7 +19,12 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -34,6 +40,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +69,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Owned objects: for a type the reconciler owns, apply adds the controller owner reference to
  * the primary and the label {@value #APPLIED_BY}; pruning deletes the owned objects that carry the
- * label but that a reconcile did not apply. A sharded replica also labels them with their owner's
+ * label but that a reconcile did not apply; one applied with {@code ApplyOptions.retain()} carries
+ * {@value #RETAINED_BY} instead, and is never pruned. A sharded replica also labels them with their owner's
  * slot ({@link ShardLayout#labelsFollowing}), so that they are cached by the replica that holds
  * their owner. Before an owned apply writes into an existing object, {@link Adoption} checks that
  * it is the primary's or this controller's, and refuses it otherwise, with nothing sent.
@@ -77,6 +85,11 @@ final class ControllerWrites {
 
     /** The label on every owned object this controller applied; its value is the controller's name. */
     static final String APPLIED_BY = "kubeloop.dev/applied-by";
+    /**
+     * The label on every owned object this controller applied with {@code ApplyOptions.retain()},
+     * instead of {@value #APPLIED_BY}: outside the pruned set, for every version of pruning.
+     */
+    static final String RETAINED_BY = "kubeloop.dev/retained-by";
 
     private final String controller;
     private final String fieldManager;
@@ -150,7 +163,7 @@ final class ControllerWrites {
         }
         R body = ServerSideApply.body(serialization, desired);
         boolean owned = options.owned() && ownedTypes.contains(body.getClass());
-        placeAndOwn(scope.primary, body, owned);
+        placeAndOwn(scope.primary, body, owned, options.retained());
         String json = ServerSideApply.json(serialization, body);
         String hash = hash(json);
         String manager = options.fieldManager() != null ? options.fieldManager() : fieldManager;
@@ -179,7 +192,7 @@ final class ControllerWrites {
             current = claim.existing();
             adopted = claim.adopted();
         }
-        R stored = send(body, () -> ServerSideApply.apply(scope.client, body, json, manager)).stored();
+        R stored = send(body, () -> applyOrExplain(scope, body, json, manager, options)).stored();
         sent(WriteOperation.APPLY);
         fingerprints.put(applied, new Fingerprint(hash, stored.getMetadata().getResourceVersion(),
                 contentHash(stored)));
@@ -190,10 +203,54 @@ final class ControllerWrites {
     }
 
     /**
-     * Namespaced objects default to the primary's namespace; an owned one gets the controller owner
-     * reference and the {@value #APPLIED_BY} label. Owner references never cross namespaces.
+     * Sends the apply; when the API server refuses it as invalid (422) because a list merged by key
+     * holds entries the body does not set ({@link StaleListEntries}), replaces those lists by the
+     * body's entries and applies once more if the options say so, else fails with the refusal's
+     * message completed by what is stale, who set it, and the ways out (the runtime reports it as a
+     * Warning event and one log line).
      */
-    private void placeAndOwn(HasMetadata primary, HasMetadata body, boolean owned) {
+    private <R extends HasMetadata> R applyOrExplain(Scope scope, R body, String json, String manager,
+            ApplyOptions options) {
+        try {
+            return ServerSideApply.apply(scope.client, body, json, manager);
+        } catch (KubernetesClientException e) {
+            Optional<ApiRefusal> refusal = ApiRefusal.of(e).filter(r -> r.code() == 422);
+            if (refusal.isEmpty()) {
+                throw e;
+            }
+            R stored = scope.client.resource(body).get();
+            List<StaleListEntries.Entry> stale = stored == null ? List.of()
+                    : StaleListEntries.find(tree(stored), tree(body), refusal.get());
+            if (stale.isEmpty()) {
+                throw e;
+            }
+            if (options.removesStaleEntries()) {
+                log.info("Apply refused because of stale list entries, removing them and applying again: controller={} "
+                        + "object={} {} entries={}", controller, body.getKind(), ObjectKey.of(body),
+                        stale.stream().map(entry -> entry.list() + entry.key() + " set by " + entry.managers())
+                                .toList());
+                scope.client.resource(stored).patch(PatchContext.of(PatchType.JSON),
+                        StaleListEntries.replacement(stale, stored.getMetadata().getResourceVersion()));
+                events.normal(scope.primary, "StaleEntriesRemoved", "Removed " + stale.stream()
+                        .map(entry -> entry.key().toString()).collect(Collectors.joining(", ")) + " from "
+                        + body.getKind() + " " + body.getMetadata().getName() + ", which the apply does not set and "
+                        + "the API server refused it with");
+                return ServerSideApply.apply(scope.client, body, json, manager);
+            }
+            Status status = e.getStatus();
+            String message = refusal.get().message() + "." + StaleListEntries.describe(body.getKind(), stale);
+            Status explained = new StatusBuilder(status == null ? new Status() : status).withMessage(message).build();
+            throw new KubernetesClientException(message, e, e.getCode(), explained, null);
+        }
+    }
+
+    /**
+     * Namespaced objects default to the primary's namespace; an owned one gets the controller owner
+     * reference and the {@value #APPLIED_BY} label, or {@value #RETAINED_BY} when retained (and
+     * never both, so that no pruning, an earlier version's included, selects it). Owner references
+     * never cross namespaces.
+     */
+    private void placeAndOwn(HasMetadata primary, HasMetadata body, boolean owned, boolean retained) {
         boolean namespaced = body instanceof Namespaced;
         String primaryNamespace = primary.getMetadata().getNamespace();
         if (namespaced && body.getMetadata().getNamespace() == null) {
@@ -224,7 +281,12 @@ final class ControllerWrites {
         }
         Map<String, String> labels = body.getMetadata().getLabels() == null ? new HashMap<>()
                 : new HashMap<>(body.getMetadata().getLabels());
-        labels.put(APPLIED_BY, controller);
+        if (retained) {
+            labels.remove(APPLIED_BY);
+            labels.put(RETAINED_BY, controller);
+        } else {
+            labels.put(APPLIED_BY, controller);
+        }
         if (shards != null) {
             labels.putAll(shards.labelsFollowing(primary));
         }
@@ -310,6 +372,8 @@ final class ControllerWrites {
      * Deletes the owned objects this controller applied before (they carry {@value #APPLIED_BY})
      * that this reconcile did not apply; only after a reconcile that applied at least one owned
      * object, so that one that returns before applying anything (an invalid spec, say) prunes nothing.
+     * The pruned set is the primary's children with {@value #APPLIED_BY}; one that also carries
+     * {@value #RETAINED_BY} (labelled by hand to keep it, say) is outside it.
      */
     void prune(Scope scope, Set<Class<?>> owned, String primaryUid) {
         if (!scope.appliedOwned || primaryUid == null) {
@@ -324,7 +388,7 @@ final class ControllerWrites {
                     continue; // deleted by an earlier reconcile; the informer has not delivered it yet
                 }
                 Map<String, String> labels = object.getMetadata().getLabels();
-                if (labels == null || !controller.equals(labels.get(APPLIED_BY))
+                if (labels == null || !controller.equals(labels.get(APPLIED_BY)) || labels.containsKey(RETAINED_BY)
                         || scope.applied.contains(WriteTracker.Ref.of(object))) {
                     continue;
                 }

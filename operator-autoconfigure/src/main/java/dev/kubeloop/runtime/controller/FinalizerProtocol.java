@@ -33,8 +33,9 @@ import java.util.function.Supplier;
  * </ul>
  *
  * Both patches touch only {@code metadata.finalizers} and are locked on the object's
- * resourceVersion: another controller's finalizer added meanwhile makes the patch fail with 409
- * (the key is retried on the newer object) instead of being overwritten. Immutable; thread-safe.
+ * resourceVersion (the removal on the version cleanup's own writes left, not the one it started
+ * from): another controller's finalizer added meanwhile makes the patch fail with 409 (the key is
+ * retried on the newer object) instead of being overwritten. Immutable; thread-safe.
  */
 final class FinalizerProtocol<T extends HasMetadata> {
 
@@ -99,16 +100,22 @@ final class FinalizerProtocol<T extends HasMetadata> {
      * carries our finalizer, and removes the finalizer once cleanup returned done.
      *
      * @param sender sends the finalizer's removal
+     * @param newest the object as cleanup's own writes left it (its status, say): the removal is
+     *     locked on that version, so a cleanup that writes is not refused by its own writes (a 409
+     *     that would run it again, write again, and never let the object go)
      * @return what cleanup returned; done when there is nothing of ours to clean up
      */
-    Result cleanup(T object, ReconcileContext<T> context, KubernetesClient client, Sender<T> sender)
-            throws Exception {
+    Result cleanup(T object, ReconcileContext<T> context, KubernetesClient client, Sender<T> sender,
+            Supplier<T> newest) throws Exception {
         if (cleaner == null || !has(object)) {
             return Result.done();
         }
         Result result = cleaner.cleanup(object, context);
         if (result != null && result.kind() == Result.Kind.DONE) {
-            sender.send(object, () -> remove(client, object));
+            T latest = newest.get();
+            if (has(latest)) {
+                sender.send(latest, () -> remove(client, latest));
+            }
         }
         return result;
     }

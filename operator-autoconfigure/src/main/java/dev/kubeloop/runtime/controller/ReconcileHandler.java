@@ -52,7 +52,8 @@ final class ReconcileHandler<T extends HasMetadata> {
     private final ResourceReconciler<T> reconciler;
     private final PriorityWorkQueue<ObjectKey> queue;
     private final ResourceCache<T> cache;
-    private final ControllerCaches caches;
+    /** Every read of a reconcile: the caches as this controller's own writes left them. */
+    private final ReadYourWritesReader reads;
     private final Set<Class<?>> ownedTypes;
     private final KubernetesClient client;
     private final EventRecorder events;
@@ -65,6 +66,9 @@ final class ReconcileHandler<T extends HasMetadata> {
     private final WriteTracker tracker;
     private final ReconcileFence fence;
     private final FencedClients fencedClients;
+    private final FailingKeys failing;
+    private final FailureStatus<T> failureStatus;
+    private final ForeignBlockers blockers;
     /**
      * Each key's conflicts since its last success, apart from the queue's rate limiter (see
      * {@link ReconcileOutcome}); a key's retry count is its failures of both kinds.
@@ -77,12 +81,13 @@ final class ReconcileHandler<T extends HasMetadata> {
             ResourceCache<T> cache, ControllerCaches caches, Set<Class<?>> ownedTypes, KubernetesClient client,
             EventRecorder events, ReconcileTimeouts timeouts, FinalizerProtocol<T> finalizers,
             ReconcileActivity activity, ControllerListener listener, ControllerWrites writes, WriteTracker tracker,
-            ReconcileFence fence, FencedClients fencedClients, Logger reconcilerLog) {
+            ReconcileFence fence, FencedClients fencedClients, FailingKeys failing, ForeignBlockers blockers,
+            Logger reconcilerLog) {
         this.config = config;
         this.reconciler = reconciler;
         this.queue = queue;
         this.cache = cache;
-        this.caches = caches;
+        this.reads = new ReadYourWritesReader(caches, tracker, config.declarations());
         this.ownedTypes = Set.copyOf(ownedTypes);
         this.client = client;
         this.events = events;
@@ -95,6 +100,10 @@ final class ReconcileHandler<T extends HasMetadata> {
         this.tracker = tracker;
         this.fence = fence;
         this.fencedClients = fencedClients;
+        this.failing = failing;
+        this.failureStatus = new FailureStatus<>(config.name(), reconciler, writes, client.getKubernetesSerialization(),
+                failing);
+        this.blockers = blockers;
         this.reconcilerLog = reconcilerLog;
     }
 
@@ -108,6 +117,7 @@ final class ReconcileHandler<T extends HasMetadata> {
     void handle(ObjectKey key, int priority, BooleanSupplier paused) {
         int retries = queue.numRequeues(key) + conflictBackoff.numRequeues(key);
         long startNanos = activity.started(key);
+        failing.started(key);
         T object = null;
         ReconcileOutcome outcome;
         Duration delay = Duration.ZERO;
@@ -125,30 +135,41 @@ final class ReconcileHandler<T extends HasMetadata> {
                     // read-your-writes: never start on a cache older than the previous reconcile's own writes
                     T current = tracker.fresher(WriteTracker.Ref.of(cached), cached).orElse(cached);
                     object = ResourceCopies.deepCopy(client.getKubernetesSerialization(), current);
+                    // the scope starts from the shared read-only version: the reconciler changes its copy, not that one
+                    ControllerWrites.Scope scope = writes.scope(current, requests.client());
+                    ReconcileContext<T> context = new DefaultReconcileContext<>(config.name(), key, retries,
+                            object.getMetadata().getUid(), requests.client(), reads, ownedTypes, events,
+                            reconcilerLog, writes, scope);
                     Result result = null;
                     boolean timedOut;
                     MDC.put(MDC_CONTROLLER, config.name());
                     MDC.put(MDC_KEY, key.toString());
                     MDC.put(MDC_RECONCILE_ID, ReconcileIds.next());
-                    ReconcileTimeouts.Deadline deadline = timeouts.start(config.reconcileTimeout());
                     try {
-                        result = invoke(key, retries, object, current, requests.client());
-                        if (result == null) {
-                            error = new IllegalStateException("the reconciler returned null instead of a Result");
+                        ReconcileTimeouts.Deadline deadline = timeouts.start(config.reconcileTimeout());
+                        try {
+                            result = invoke(object, context, scope, requests.client());
+                            if (result == null) {
+                                error = new IllegalStateException("the reconciler returned null instead of a Result");
+                            }
+                        } catch (Throwable e) { // a worker must survive anything the reconciler throws
+                            error = e;
+                        } finally {
+                            timedOut = deadline.finish();
                         }
-                    } catch (Throwable e) { // a worker must survive anything the reconciler throws
-                        error = e;
+                        if (error == null) {
+                            outcome = ReconcileOutcome.of(result);
+                            delay = result.delay();
+                        } else {
+                            outcome = timedOut ? ReconcileOutcome.TIMEOUT : ReconcileOutcome.of(error);
+                        }
+                        if (!paused.getAsBoolean() || !outcome.mayBeInterrupted()) {
+                            outcome = afterwards(key, outcome, error, object, scope, context);
+                        }
                     } finally {
-                        timedOut = deadline.finish();
                         MDC.remove(MDC_CONTROLLER);
                         MDC.remove(MDC_KEY);
                         MDC.remove(MDC_RECONCILE_ID);
-                    }
-                    if (error == null) {
-                        outcome = ReconcileOutcome.of(result);
-                        delay = result.delay();
-                    } else {
-                        outcome = timedOut ? ReconcileOutcome.TIMEOUT : ReconcileOutcome.of(error);
                     }
                 }
             }
@@ -166,24 +187,73 @@ final class ReconcileHandler<T extends HasMetadata> {
                     + "key={}", config.name(), key);
             return;
         }
+        if (report.outcome() == ReconcileOutcome.ERROR || report.outcome() == ReconcileOutcome.RETRIES_EXHAUSTED) {
+            // before the key is back on the queue, so that the blocker's deletion from now on wakes it
+            ForeignBlockers.in(error).ifPresent(foreign -> blockers.blocked(key, foreign));
+        }
         requeue(report);
         report(report, object);
     }
 
     /**
-     * The reconcile itself, on {@code object} (the reconciler's private copy of {@code current}):
+     * What the runtime does about a reconcile's failures before the key goes back to the queue,
+     * with the reconcile's own writes: counts them towards {@code max-attempts} (the last one
+     * becomes {@link ReconcileOutcome#RETRIES_EXHAUSTED}), writes the reconciler's error status and
+     * the Stalled condition ({@link FailureStatus}), and clears them when a reconcile succeeds.
+     *
+     * @return the outcome, or {@code RETRIES_EXHAUSTED} if this failure used up the key's attempts
+     */
+    private ReconcileOutcome afterwards(ObjectKey key, ReconcileOutcome outcome, Throwable error, T object,
+            ControllerWrites.Scope scope, ReconcileContext<T> context) {
+        boolean deleting = object.isMarkedForDeletion();
+        return switch (outcome) {
+            case SUCCESS, REQUEUE, REQUEUE_AFTER -> {
+                failing.succeeded(key);
+                if (!deleting) {
+                    failureStatus.succeeded(key, scope);
+                }
+                yield outcome;
+            }
+            case ERROR, TIMEOUT, TERMINAL_ERROR -> {
+                if (error instanceof Exception exception && !deleting) {
+                    failureStatus.failed(key, scope, context, exception);
+                }
+                yield outcome == ReconcileOutcome.TERMINAL_ERROR ? terminal(key) : counted(key, outcome, error,
+                        deleting, scope);
+            }
+            case GONE, CONFLICT, RETRIES_EXHAUSTED -> outcome;
+        };
+    }
+
+    /** A terminal error is not retried: there are no attempts to count. */
+    private ReconcileOutcome terminal(ObjectKey key) {
+        failing.terminal(key);
+        return ReconcileOutcome.TERMINAL_ERROR;
+    }
+
+    /** Counts a failure towards {@code max-attempts}; the one that uses them up makes the key rest. */
+    private ReconcileOutcome counted(ObjectKey key, ReconcileOutcome outcome, Throwable error, boolean deleting,
+            ControllerWrites.Scope scope) {
+        int failures = failing.failed(key);
+        if (!failing.exhausted(failures)) {
+            return outcome;
+        }
+        failing.rest(key);
+        if (!deleting) {
+            failureStatus.exhausted(key, scope, failures, error);
+        }
+        return ReconcileOutcome.RETRIES_EXHAUSTED;
+    }
+
+    /**
+     * The reconcile itself, on {@code object} (the reconciler's private copy of the scope's primary):
      * {@code cleanup} for an object being deleted, else the finalizer if it is missing and
      * {@code reconcile}; then pruning of what the reconcile no longer applies.
      */
-    private Result invoke(ObjectKey key, int retries, T object, T current, KubernetesClient fenced)
-            throws Exception {
-        // the scope starts from the shared read-only version: the reconciler changes its copy, not that one
-        ControllerWrites.Scope scope = writes.scope(current, fenced);
-        ReconcileContext<T> context = new DefaultReconcileContext<>(config.name(), key, retries,
-                object.getMetadata().getUid(), fenced, caches, ownedTypes, events, reconcilerLog, writes, scope,
-                tracker);
+    private Result invoke(T object, ReconcileContext<T> context, ControllerWrites.Scope scope,
+            KubernetesClient fenced) throws Exception {
         if (object.isMarkedForDeletion()) {
-            return finalizers.cleanup(object, context, fenced, writes.finalizerSender(scope));
+            return finalizers.cleanup(object, context, fenced, writes.finalizerSender(scope), () -> primary(scope));
         }
         T withFinalizer = finalizers.beforeReconcile(object, fenced, writes.finalizerSender(scope));
         Result result = reconciler.reconcile(withFinalizer, context);
@@ -191,6 +261,12 @@ final class ReconcileHandler<T extends HasMetadata> {
             writes.prune(scope, ownedTypes, object.getMetadata().getUid());
         }
         return result;
+    }
+
+    /** The primary as this reconcile's own writes left it (or as it started). */
+    @SuppressWarnings("unchecked")
+    private T primary(ControllerWrites.Scope scope) {
+        return (T) scope.primary();
     }
 
     /** The outcome's queue action, at the priority the key was handed out at. */
@@ -222,19 +298,33 @@ final class ReconcileHandler<T extends HasMetadata> {
         switch (report.outcome()) {
             case GONE -> {
                 refusals.forget(key);
+                failing.forget(key);
+                blockers.forget(key);
                 log.debug("Object gone, nothing to reconcile: controller={} key={}", config.name(), key);
             }
-            case SUCCESS, REQUEUE, REQUEUE_AFTER -> refusals.succeeded(key, retries);
+            case SUCCESS, REQUEUE, REQUEUE_AFTER -> {
+                refusals.succeeded(key, retries);
+                blockers.forget(key);
+            }
             case CONFLICT -> log.debug("Conflict, requeued: controller={} key={} retry={}: {}", config.name(), key,
                     retries, error.getMessage());
             case TIMEOUT -> log.warn("Reconcile timed out after {} ms and was interrupted, retrying: controller={} "
                     + "key={} retry={}", config.reconcileTimeout().toMillis(), config.name(), key, retries);
             case TERMINAL_ERROR -> {
                 refusals.forget(key);
+                blockers.forget(key);
                 events.warning(object, RECONCILE_FAILED_REASON, String.valueOf(error.getMessage()));
                 log.error("Reconcile failed terminally, not retrying: controller={} key={}: {}", config.name(), key,
                         error.getMessage());
                 log.debug("Terminal error stack trace: controller={} key={}", config.name(), key, error);
+            }
+            case RETRIES_EXHAUSTED -> {
+                refusals.forget(key);
+                String message = FailureStatus.message(config.maxAttempts(), error);
+                events.warning(object, FailureStatus.RETRIES_EXHAUSTED, message);
+                log.error("Reconcile failed {} times in a row, not retrying until the object changes: controller={} "
+                        + "key={}: {}", config.maxAttempts(), config.name(), key, error.toString());
+                log.debug("Stack trace: controller={} key={}", config.name(), key, error);
             }
             case ERROR -> {
                 if (refusals.failed(key, object, retries, error)) {

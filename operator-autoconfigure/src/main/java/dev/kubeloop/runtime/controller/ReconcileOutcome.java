@@ -14,15 +14,16 @@ import java.time.Duration;
  * does not compile until every column says what it means for it.
  *
  * <pre>
- * outcome          queue action          error  interrupt?  controller_runtime_reconcile_total{result}
- * GONE             forget                 no     no          success
- * SUCCESS          forget                 no     no          success
- * REQUEUE          backoff                no     yes         requeue
- * REQUEUE_AFTER    forget, after delay    no     no          requeue_after
- * ERROR            backoff                yes    yes         error
- * TERMINAL_ERROR   forget                 yes    no          error
- * CONFLICT         conflict backoff       yes    yes         error
- * TIMEOUT          backoff                yes    yes         error
+ * outcome            queue action          error  interrupt?  controller_runtime_reconcile_total{result}
+ * GONE               forget                 no     no          success
+ * SUCCESS            forget                 no     no          success
+ * REQUEUE            backoff                no     yes         requeue
+ * REQUEUE_AFTER      forget, after delay    no     no          requeue_after
+ * ERROR              backoff                yes    yes         error
+ * TERMINAL_ERROR     forget                 yes    no          error
+ * CONFLICT           conflict backoff       yes    yes         error
+ * TIMEOUT            backoff                yes    yes         error
+ * RETRIES_EXHAUSTED  forget (rests)         yes    yes         error
  * </pre>
  *
  * Requeues keep the priority the key was handed out at. A conflict's backoff is the key's own
@@ -34,6 +35,10 @@ import java.time.Duration;
  * reconcile decided nothing, and the key is queued again at once for the next start instead of
  * after a backoff. How each outcome is logged is {@link ReconcileHandler}'s business; a refusal
  * among the errors (403, 400, 422) is {@link Refusals}'.
+ *
+ * <p>{@code RETRIES_EXHAUSTED} is the failure (an error or a timeout) that reaches the
+ * reconciler's {@code max-attempts}: the key's backoff is reset and it is not queued again, so it
+ * rests until an event or a trigger queues it (see {@link FailingKeys}).
  */
 public enum ReconcileOutcome {
 
@@ -45,14 +50,19 @@ public enum ReconcileOutcome {
     REQUEUE,
     /** {@code Result.requeueAfter(d)}: backoff reset, queued again after {@code d}. */
     REQUEUE_AFTER,
-    /** An exception: queued again with the key's backoff, forever. */
+    /** An exception: queued again with the key's backoff, for ever unless {@code max-attempts} is set. */
     ERROR,
     /** A {@code TerminalException}: recorded, forgotten, not retried until the object changes. */
     TERMINAL_ERROR,
     /** HTTP 409 from the API server: the cache was stale; queued again quietly after the key's conflict backoff. */
     CONFLICT,
     /** The reconcile ran past its timeout, was interrupted and ended by throwing; queued again with backoff. */
-    TIMEOUT;
+    TIMEOUT,
+    /**
+     * An error or a timeout that was the key's {@code max-attempts}-th failure in a row: recorded,
+     * forgotten, not retried until the object changes or a trigger queues it.
+     */
+    RETRIES_EXHAUSTED;
 
     /** What becomes of a key on the work queue after a reconcile. */
     public enum QueueAction {
@@ -74,7 +84,7 @@ public enum ReconcileOutcome {
     /** The queue action. */
     public QueueAction queueAction() {
         return switch (this) {
-            case GONE, SUCCESS, TERMINAL_ERROR -> QueueAction.FORGET;
+            case GONE, SUCCESS, TERMINAL_ERROR, RETRIES_EXHAUSTED -> QueueAction.FORGET;
             case REQUEUE_AFTER -> QueueAction.FORGET_AND_REQUEUE_AFTER_DELAY;
             case REQUEUE, ERROR, TIMEOUT -> QueueAction.REQUEUE_WITH_BACKOFF;
             case CONFLICT -> QueueAction.REQUEUE_WITH_CONFLICT_BACKOFF;
@@ -85,7 +95,7 @@ public enum ReconcileOutcome {
     public boolean isError() {
         return switch (this) {
             case GONE, SUCCESS, REQUEUE, REQUEUE_AFTER -> false;
-            case ERROR, TERMINAL_ERROR, CONFLICT, TIMEOUT -> true;
+            case ERROR, TERMINAL_ERROR, CONFLICT, TIMEOUT, RETRIES_EXHAUSTED -> true;
         };
     }
 
@@ -95,7 +105,7 @@ public enum ReconcileOutcome {
      */
     public boolean mayBeInterrupted() {
         return switch (this) {
-            case REQUEUE, ERROR, CONFLICT, TIMEOUT -> true;
+            case REQUEUE, ERROR, CONFLICT, TIMEOUT, RETRIES_EXHAUSTED -> true;
             case GONE, SUCCESS, REQUEUE_AFTER, TERMINAL_ERROR -> false;
         };
     }
@@ -110,7 +120,7 @@ public enum ReconcileOutcome {
             case GONE, SUCCESS -> "success";
             case REQUEUE -> "requeue";
             case REQUEUE_AFTER -> "requeue_after";
-            case ERROR, TERMINAL_ERROR, CONFLICT, TIMEOUT -> "error";
+            case ERROR, TERMINAL_ERROR, CONFLICT, TIMEOUT, RETRIES_EXHAUSTED -> "error";
         };
     }
 

@@ -38,7 +38,7 @@ public record ReconcileReport(String controller, ObjectKey key, ReconcileOutcome
      * (controller-runtime's {@code controller_runtime_reconcile_panics_total}): see {@link #isPanic}.
      */
     public boolean panic() {
-        return outcome == ReconcileOutcome.ERROR && isPanic(error);
+        return (outcome == ReconcileOutcome.ERROR || outcome == ReconcileOutcome.RETRIES_EXHAUSTED) && isPanic(error);
     }
 
     /**

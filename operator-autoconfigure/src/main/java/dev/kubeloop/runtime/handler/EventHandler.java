@@ -25,4 +25,27 @@ public interface EventHandler<T> {
 
     /** An object left the cache (deleted, or no longer matching the informer's selector). */
     void onDelete(T object);
+
+    /** A handler that hands every event to {@code first}, then to {@code second}. */
+    static <T> EventHandler<T> both(EventHandler<? super T> first, EventHandler<? super T> second) {
+        return new EventHandler<>() {
+            @Override
+            public void onAdd(T object, boolean initialList) {
+                first.onAdd(object, initialList);
+                second.onAdd(object, initialList);
+            }
+
+            @Override
+            public void onUpdate(T oldObject, T newObject) {
+                first.onUpdate(oldObject, newObject);
+                second.onUpdate(oldObject, newObject);
+            }
+
+            @Override
+            public void onDelete(T object) {
+                first.onDelete(object);
+                second.onDelete(object);
+            }
+        };
+    }
 }

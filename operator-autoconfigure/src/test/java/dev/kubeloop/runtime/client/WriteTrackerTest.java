@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 class WriteTrackerTest {
@@ -180,7 +183,7 @@ class WriteTrackerTest {
         tracker.written(configMap("a", "12", "new"));
 
         assertThat(tracker.<ConfigMap>fresher(ref("a"), null)).map(cm -> cm.getData().get("v")).contains("new");
-        assertThat(tracker.writtenOf(ConfigMap.class)).hasSize(1);
+        assertThat(tracker.merge(ConfigMap.class, List.of(), any -> true, ref -> null)).hasSize(1);
         assertThat(tracker.lastWritten(ConfigMap.class, ref("a"))).isPresent();
     }
 
@@ -190,7 +193,7 @@ class WriteTrackerTest {
         tracker.deletedByWrite(cached);
 
         assertThat(tracker.fresher(ref("a"), cached)).as("the deleted version").isEmpty();
-        assertThat(tracker.writtenOf(ConfigMap.class)).isEmpty();
+        assertThat(tracker.merge(ConfigMap.class, List.of(), any -> true, ref -> null)).isEmpty();
         assertThat(tracker.fresher(ref("a"), configMap("a", "20", "recreated"))).map(cm -> cm.getData().get("v"))
                 .contains("recreated");
     }
@@ -216,8 +219,80 @@ class WriteTrackerTest {
         assertThat(counting.fresher(ref("a"), configMap("a", "11", "old")).orElseThrow().getData())
                 .containsEntry("v", "old");
         assertThat(staleReads).containsExactly(false);
-        assertThat(counting.writtenOf(ConfigMap.class)).isEmpty();
+        assertThat(counting.merge(ConfigMap.class, List.of(), any -> true, ref -> null)).isEmpty();
         assertThat(counting.lastWritten(ConfigMap.class, ref("a"))).isEmpty();
+    }
+
+    @Test
+    void aListGetsTheObjectsCreatedButNotDeliveredThatMatchItAndOnlyThose() {
+        ConfigMap cached = labelled(configMap("c", "10", "cached"), "x");
+        tracker.written(labelled(configMap("a", "12", "created"), "x"));
+        tracker.written(labelled(configMap("b", "13", "other app"), "y"));
+
+        List<ConfigMap> list = tracker.merge(ConfigMap.class, List.of(cached), app("x"), ref -> null);
+
+        assertThat(list).extracting(c -> c.getMetadata().getName()).containsExactly("c", "a");
+        assertThat(staleReads).as("one stale read avoided: the object the list lacked").containsExactly(true);
+    }
+
+    @Test
+    void aListLosesWhatThisControllerDeletedAndWhatItsWriteNoLongerMatches() {
+        ConfigMap deleted = labelled(configMap("a", "11", "cached"), "x");
+        ConfigMap relabelled = labelled(configMap("b", "11", "cached"), "x");
+        tracker.deletedByWrite(deleted);
+        tracker.written(labelled(configMap("b", "12", "moved"), "y"));
+
+        assertThat(tracker.merge(ConfigMap.class, List.of(deleted, relabelled), app("x"), ref -> null)).isEmpty();
+        assertThat(tracker.merge(ConfigMap.class, List.of(), app("y"), ref -> null))
+                .extracting(c -> c.getData().get("v")).containsExactly("moved");
+    }
+
+    @Test
+    void aListTakesTheWrittenVersionOfACachedObject() {
+        ConfigMap cached = labelled(configMap("a", "11", "old"), "x");
+        tracker.written(labelled(configMap("a", "12", "new"), "x"));
+
+        assertThat(tracker.merge(ConfigMap.class, List.of(cached), app("x"), ref -> cached))
+                .extracting(c -> c.getData().get("v")).containsExactly("new");
+    }
+
+    @Test
+    void aWriteTheCacheHasMovedPastIsNotAddedBack() {
+        // written to match, then someone else changed the object: the cache's newer version does not match
+        tracker.written(labelled(configMap("a", "12", "ours"), "x"));
+        ConfigMap newer = labelled(configMap("a", "15", "theirs"), "y");
+
+        assertThat(tracker.merge(ConfigMap.class, List.of(), app("x"), ref -> newer)).isEmpty();
+        assertThat(tracker.pending()).as("the cache caught up").isZero();
+    }
+
+    @Test
+    void aListWithNoWriteOfItsTypeIsTheCachesOwnListNotACopy() {
+        tracker.written(new SecretBuilder().withNewMetadata().withNamespace("ns")
+                .withName("s").withResourceVersion("12").endMetadata().build());
+        List<ConfigMap> cached = List.of(configMap("a", "11", "cached"));
+
+        assertThat(tracker.merge(ConfigMap.class, cached, any -> true, ref -> null)).isSameAs(cached);
+        assertThat(staleReads).isEmpty();
+    }
+
+    @Test
+    void withSubstitutionOffAListIsTheCachesAndTheMissingWriteCountedAsAStaleRead() {
+        WriteTracker counting = new WriteTracker(listener, false);
+        counting.written(labelled(configMap("a", "12", "created"), "x"));
+        counting.written(labelled(configMap("b", "12", "other app"), "y"));
+
+        assertThat(counting.merge(ConfigMap.class, List.of(), app("x"), ref -> null)).isEmpty();
+        assertThat(staleReads).as("only the write the list's criteria select").containsExactly(false);
+    }
+
+    private static ConfigMap labelled(ConfigMap configMap, String app) {
+        configMap.getMetadata().setLabels(Map.of("app", app));
+        return configMap;
+    }
+
+    private static Predicate<ConfigMap> app(String app) {
+        return configMap -> app.equals(configMap.getMetadata().getLabels().get("app"));
     }
 
     private static WriteTracker.Ref ref(String name) {

@@ -176,6 +176,18 @@ class AdoptionTest extends MockClusterTestSupport {
         assertAdopted(widget, "this controller applied it before");
     }
 
+    /** A child applied with {@code retain()} carries the other label, which is as much this controller's mark. */
+    @Test
+    void aRetainedObjectThisControllerAppliedBeforeIsTakenBackWhenItsOwnerReferenceWasRemoved() {
+        options.set(ApplyOptions.defaults().retain());
+        ConfigMap orphan = userConfigMap(null);
+        orphan.getMetadata().setLabels(Map.of("kubeloop.dev/retained-by", "widget"));
+
+        Widget widget = startWith(orphan);
+
+        assertAdopted(widget, "this controller applied it before");
+    }
+
     /** An object applied before its kind was owned, by an earlier version of the reconciler: no label, its apply. */
     @Test
     void anObjectThisControllersFieldManagerAppliedIsTakenBack() {

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.testing.Widget;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -65,6 +68,29 @@ class ControllerConfigTest {
                     assertThat(e.setting()).isEqualTo("namespaces");
                     assertThat(e.description()).contains("Namespace is cluster-scoped");
                 });
+    }
+
+    @Test
+    void anOwnedTypeCachesWholeUnlessASelectorOrAppliedOnlyLimitsIt() {
+        ControllerConfig<Widget> config = ControllerConfig.builder("widget", Widget.class)
+                .owns(List.of(ConfigMap.class, Secret.class, Service.class))
+                .owns(ConfigMap.class, "managed=true").ownsApplied(Secret.class).build();
+
+        assertThat(config.owns()).containsExactly(ConfigMap.class, Secret.class, Service.class);
+        assertThat(config.ownedLabelSelector(ConfigMap.class)).isEqualTo("managed=true");
+        assertThat(config.ownedLabelSelector(Secret.class)).isEqualTo("kubeloop.dev/applied-by=widget");
+        assertThat(config.ownedLabelSelector(Service.class)).isEmpty();
+        assertThat(config.toBuilder().ownsApplied(Secret.class).build().ownedLabelSelector(Secret.class))
+                .as("declared again, as ControllerManager.register does with a WatchConfigurer")
+                .isEqualTo("kubeloop.dev/applied-by=widget");
+    }
+
+    @Test
+    void anOwnedTypeTakesOneSelectorAndAValidOne() {
+        assertInvalid(b -> b.owns(ConfigMap.class, "managed=true").ownsApplied(ConfigMap.class), "owns",
+                "it owns ConfigMap with two label selectors, 'managed=true' and 'kubeloop.dev/applied-by=widget'");
+        assertInvalid(b -> b.owns(ConfigMap.class, "managed=,"), "owns",
+                "the label selector of owned type ConfigMap is invalid");
     }
 
     private static void assertInvalid(UnaryOperator<ControllerConfig.Builder<Widget>> change, String setting,

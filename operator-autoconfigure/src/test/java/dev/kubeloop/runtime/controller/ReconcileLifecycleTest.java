@@ -82,6 +82,55 @@ class ReconcileLifecycleTest extends MockClusterTestSupport {
         eventually().until(() -> cleanups.get() == 2 && widget("a") == null);
     }
 
+    /**
+     * operator-sdk's memcached operator writes a Degraded condition twice in its finalizer operations
+     * (Unknown, then True): a cleanup whose status writes differ on every run. The finalizer's removal
+     * must be locked on the object as those writes left it, else it conflicts, the cleanup runs again,
+     * writes again, and the object is never let go (docs/acceptance.md).
+     */
+    @Test
+    void aCleanupThatWritesStatusHasItsFinalizerRemovedAfterItsOwnWrites() {
+        AtomicInteger cleanups = new AtomicInteger();
+        ResourceReconciler<Widget> reconciler = new StatusWritingCleaner(cleanups);
+        Controller<Widget> controller = manager.register(ControllerConfig.builder("widget", Widget.class).build(),
+                reconciler);
+        manager.start();
+        client.resource(Widget.named("ns", "a")).create();
+        eventually().until(() -> widget("a") != null && widget("a").getMetadata().getFinalizers() != null
+                && !widget("a").getMetadata().getFinalizers().isEmpty());
+
+        client.resource(Widget.named("ns", "a")).delete();
+
+        eventually().until(() -> widget("a") == null);
+        assertThat(cleanups).hasValue(1);
+        assertThat(controller.count(ReconcileOutcome.CONFLICT)).isZero();
+    }
+
+    /** Writes a status that differs on every cleanup, twice per cleanup. */
+    private static final class StatusWritingCleaner implements ResourceReconciler<Widget>, Cleaner<Widget> {
+        private final AtomicInteger cleanups;
+
+        StatusWritingCleaner(AtomicInteger cleanups) {
+            this.cleanups = cleanups;
+        }
+
+        @Override
+        public Result reconcile(Widget widget, ReconcileContext<Widget> context) {
+            return Result.done();
+        }
+
+        @Override
+        public Result cleanup(Widget widget, ReconcileContext<Widget> context) {
+            int run = cleanups.incrementAndGet();
+            widget.setStatus(new Widget.Status());
+            widget.getStatus().setMessage("finalizing " + run);
+            Widget written = context.applyStatus(widget);
+            written.getStatus().setMessage("finalized " + run);
+            context.applyStatus(written);
+            return Result.done();
+        }
+    }
+
     @Test
     void aCleanerMayNameItsFinalizer() {
         CleaningReconciler reconciler = new CleaningReconciler(Result::done);

@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -108,24 +107,13 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
                 ? context.cached(Secret.class, ObjectKey.of(site.getMetadata().getNamespace(), tlsSecretName)).orElse(null)
                 : unseen(tlsSecretName);
         boolean tls = tlsSecret != null;
-        Deployment deployment;
-        try {
-            context.apply(WebsiteResources.content(site));
-            if (tls) {
-                context.apply(WebsiteResources.tlsConfig(site)); // not applied without TLS: then pruned
-            }
-            deployment = context.apply(WebsiteResources.deployment(site, tlsSecret));
-            context.apply(WebsiteResources.service(site, tls));
-        } catch (KubernetesClientException e) {
-            Optional<ApiRefusal> refusal = ApiRefusal.of(e).filter(ApiRefusal::invalid);
-            if (refusal.isPresent()) {
-                // a foreign object: a Service or ConfigMap of someone else's by the name this Website needs
-                setNotServable(site, refusal.get().foreign() ? FOREIGN_OBJECT : OBJECT_REJECTED,
-                        refusal.get().describe());
-                context.applyStatus(site);
-            }
-            throw e; // Kubeloop reports the refusal once per generation and retries with backoff
+        // a refusal (a foreign object in the way, an invalid object) goes into status through errorStatus, below
+        context.apply(WebsiteResources.content(site));
+        if (tls) {
+            context.apply(WebsiteResources.tlsConfig(site)); // not applied without TLS: then pruned
         }
+        Deployment deployment = context.apply(WebsiteResources.deployment(site, tlsSecret));
+        context.apply(WebsiteResources.service(site, tls));
         String url = WebsiteResources.url(site, tls);
         WebsiteIndex.put(site, url, context);
         String tlsProblem = tlsSecretName == null || tls ? null : "Secret " + tlsSecretName + " (spec.tls.secretName) "
@@ -139,6 +127,23 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
         }
         context.applyStatus(site);
         return Result.done();
+    }
+
+    /**
+     * A write the API server refused because of the object (a foreign object by the name this
+     * Website needs: a Service or ConfigMap of someone else's; an invalid object) says so in the
+     * Ready and Progressing conditions; Kubeloop applies that status once per distinct refusal,
+     * reports the refusal once per generation and retries with backoff. Other errors leave the
+     * status as it is.
+     */
+    @Override
+    public Optional<Website> errorStatus(Website site, ReconcileContext<Website> context, Exception error) {
+        Optional<ApiRefusal> refusal = ApiRefusal.of(error).filter(ApiRefusal::invalid);
+        if (refusal.isEmpty()) {
+            return Optional.empty();
+        }
+        setNotServable(site, refusal.get().foreign() ? FOREIGN_OBJECT : OBJECT_REJECTED, refusal.get().describe());
+        return Optional.of(site);
     }
 
     /**

@@ -221,8 +221,7 @@ class WebsiteReconcilerTest {
         assertThat(client.resource(settings).get().getMetadata().getOwnerReferences()).isEmpty();
         assertThat(client.apps().deployments().withName("payments").get()).isNull();
 
-        client.resource(settings).delete();
-        kit.reconcile(site); // the retry's backoff, sooner
+        client.resource(settings).delete(); // queues the Website at once: it was in its way
 
         kit.await("the Website names the Service in its way", () -> blockedBy(site, "Service payments"));
         Service untouched = client.resource(database).get();
@@ -231,7 +230,6 @@ class WebsiteReconcilerTest {
         assertThat(untouched.getMetadata().getLabels()).doesNotContainKey("kubeloop.dev/applied-by");
 
         client.resource(database).delete();
-        kit.reconcile(site);
 
         Website served = kit.awaitReconciled(site);
         assertThat(condition(served, "Ready").getReason()).isNotEqualTo(WebsiteReconciler.FOREIGN_OBJECT);

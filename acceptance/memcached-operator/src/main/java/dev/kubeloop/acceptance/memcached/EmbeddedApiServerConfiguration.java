@@ -1,0 +1,73 @@
+package dev.kubeloop.acceptance.memcached;
+
+import dev.kubeloop.mock.EmbeddedApiServer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+/**
+ * With no cluster configured, the operator runs against an API server in the JVM (Kubeloop's
+ * {@link EmbeddedApiServer}: it stores and watches objects, applies server-side, and answers
+ * kubectl; it runs no controllers) with the Memcached CRD, so that {@code ./mvnw spring-boot:run}
+ * works on the first try. Its {@link KubernetesClient} replaces the one Kubeloop would build from
+ * the kubeconfig. {@code operator.embedded-api-server}: {@code auto} (default), {@code on}, {@code off}.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(EmbeddedApiServerConfiguration.NoClusterConfigured.class)
+class EmbeddedApiServerConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedApiServerConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    EmbeddedApiServer embeddedApiServer() {
+        return EmbeddedApiServer.start().createAllFromClasspath(getClass().getClassLoader(), Memcached.CRD);
+    }
+
+    @Bean(destroyMethod = "") // closed with the server
+    KubernetesClient kubernetesClient(EmbeddedApiServer server) {
+        return server.client();
+    }
+
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> embeddedApiServerHint(EmbeddedApiServer server) {
+        return event -> {
+            log.info("No cluster configured: embedded API server at {} with the Memcached CRD", server.url());
+            log.info("Try: kubectl --server {} apply -f examples/memcached.yaml", server.url());
+            log.info("then: kubectl --server {} get memcacheds,deployments -A (stop with Ctrl+C)", server.url());
+        };
+    }
+
+    /**
+     * {@code on}; or {@code auto} and no cluster configured: not in a pod, no {@code KUBECONFIG}
+     * file, no {@code ~/.kube/config}, no {@code kubernetes.master}.
+     */
+    static final class NoClusterConfigured extends SpringBootCondition {
+
+        static final String PROPERTY = "operator.embedded-api-server";
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            Environment environment = context.getEnvironment();
+            String mode = environment.getProperty(PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
+            return switch (mode) {
+                case "on", "true" -> ConditionOutcome.match(PROPERTY + "=" + mode);
+                case "off", "false" -> ConditionOutcome.noMatch(PROPERTY + "=" + mode);
+                case "auto" -> EmbeddedApiServer.configuredCluster(environment::getProperty)
+                        .map(ConditionOutcome::noMatch).orElseGet(() -> ConditionOutcome.match("no cluster configured"));
+                default -> throw new IllegalStateException("Invalid value '" + mode + "' for " + PROPERTY
+                        + ": expected auto, on or off");
+            };
+        }
+    }
+}
