@@ -29,6 +29,7 @@
 #                                        to the host and check it (state kept: certificates, etcd)
 #   scripts/local-cluster.sh status      what runs, where, and the log files
 #   scripts/local-cluster.sh kubeconfig  prints the admin kubeconfig's path
+#   scripts/local-cluster.sh audit-log   prints the audit log's path (what service accounts wrote, Metadata level)
 #   scripts/local-cluster.sh check-host  compare the host with the record taken at start (exit 1 if not the same)
 #   scripts/local-cluster.sh clean       stop and delete the state
 #
@@ -471,9 +472,29 @@ apiserver_ready() {
     --key "$PKI/admin.key" "https://$GATEWAY:$APISERVER_PORT/readyz")" = 200 ]
 }
 
+# The audit log keeps what service accounts write (Metadata level: who, from which Pod IP, what,
+# when), for the cluster tests that count which replica wrote what; the components' own writes
+# (kubelet, controller-manager, scheduler) would drown it and are not logged. The log backend
+# blocks rather than drop an event.
+write_audit_policy() {
+  cat >"$STATE_DIR/config/audit-policy.yaml" <<EOF
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: Metadata
+  userGroups: ["system:serviceaccounts"]
+  verbs: [create, update, patch, delete, deletecollection]
+- level: None
+EOF
+}
+
 start_apiserver() {
   running_pid kube-apiserver >/dev/null && return 0
+  write_audit_policy
   spawn kube-apiserver "$BIN_DIR/kube-apiserver" \
+    --audit-policy-file="$STATE_DIR/config/audit-policy.yaml" --audit-log-path="$LOGS/audit.log" \
+    --audit-log-format=json --audit-log-maxsize=1024 --audit-log-maxbackup=1 \
     --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
     --bind-address="$GATEWAY" --advertise-address="$GATEWAY" --secure-port="$APISERVER_PORT" --insecure-port=0 \
     --cert-dir="$PKI" --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" \
@@ -687,6 +708,7 @@ case "${1:-}" in
   stop) cmd_stop ;;
   status) cmd_status ;;
   kubeconfig) echo "$KUBECONFIG_FILE" ;;
+  audit-log) echo "$LOGS/audit.log" ;;
   check-host) cmd_check_host ;;
   kill-container)
     [ -n "${2:-}" ] || die "usage: kill-container ID (a Pod's containerID without containerd://)"

@@ -295,6 +295,14 @@ class HelmChartTest {
                 .containsEntry("MANAGEMENT_ENDPOINT_KUBELOOP_ACCESS", "unrestricted");
     }
 
+    /** Zero stops the operator: how a release switches between leader election and sharding (docs/sharding.md). */
+    @Test
+    void zeroReplicasRendersAStoppedDeploymentWithoutADisruptionBudget() {
+        RenderedChart chart = RenderedChart.render(Map.of("replicaCount", "0", "sharding.enabled", "true"));
+        assertThat(chart.one(Deployment.class).getSpec().getReplicas()).isZero();
+        assertThat(chart.all(PodDisruptionBudget.class)).isEmpty();
+    }
+
     @Test
     void shardingTurnsLeaderElectionOffAndGrantsTheRingsLeasesIncludingDelete() {
         RenderedChart chart = RenderedChart.render(Map.of("replicaCount", "4", "sharding.enabled", "true"));
@@ -329,7 +337,7 @@ class HelmChartTest {
                 .hasMessageContaining("replicaCount > 1 needs leaderElection.enabled=true or sharding.enabled=true");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("leaderElection.renewDeadlineSeconds", "20")))
                 .hasMessageContaining("leaderElection.leaseDurationSeconds must be greater");
-        assertThatThrownBy(() -> RenderedChart.render(Map.of("replicaCount", "0")))
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("replicaCount", "-1")))
                 .hasMessageContaining("replicaCount");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("operator.logLevel", "LOUD")))
                 .hasMessageContaining("logLevel");

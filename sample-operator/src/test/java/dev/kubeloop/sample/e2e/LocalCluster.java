@@ -47,6 +47,12 @@ final class LocalCluster {
         return Path.of(lines[lines.length - 1]);
     }
 
+    /** The API server's audit log: what service accounts wrote (scripts/local-cluster.sh). */
+    Path auditLog() {
+        String[] lines = run(60, "audit-log").trim().split("\n");
+        return Path.of(lines[lines.length - 1]);
+    }
+
     /** Builds {@code image} from the JRE image and the jar and imports it into the node's containerd. */
     void loadJar(Path jar, String image) {
         run(300, "load-jar", jar.toString(), image);

@@ -247,43 +247,157 @@ class SampleChartClusterTest {
 
     @Test
     @Order(8)
-    void helmUpgradeToANewImageRollsOnePodAtATimeAndTheOperatorKeepsReconciling() {
+    void helmUpgradeToANewImageWhileWebsitesChangeLosesNoChangeAndNeverHasTwoReplicasWritingOneObject() {
         cluster.loadJar(LocalCluster.operatorJar(), OPERATOR_IMAGE + ":" + TAG + "-2");
         String namespace = namespace("upgrade");
-        awaitReady(client.resource(website(namespace, "steady", 1, "<p>before</p>")).create(), 1);
+        List<String> sites = List.of("steady-0", "steady-1", "steady-2");
+        for (String name : sites) {
+            awaitReady(client.resource(website(namespace, name, 1, "<p>0</p>")).create(), 1);
+        }
         List<Integer> readyDuringRollout = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Thread watcher = new Thread(() -> {
+        java.util.concurrent.atomic.AtomicInteger edits = new java.util.concurrent.atomic.AtomicInteger();
+        // a change a second, round robin over the sites, from before the upgrade to after it
+        Thread load = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 readyDuringRollout.add((int) operatorPods().stream().filter(SampleChartClusterTest::ready).count());
+                int edit = edits.incrementAndGet();
                 try {
-                    Thread.sleep(500);
+                    client.resources(Website.class).inNamespace(namespace).withName(sites.get(edit % sites.size()))
+                            .edit(w -> {
+                                w.getSpec().setPage("<p>" + edit + "</p>");
+                                return w;
+                            });
+                } catch (KubernetesClientException e) {
+                    edits.decrementAndGet(); // not written (a conflict, a hiccup): the next edit is written instead
+                }
+                try {
+                    Thread.sleep(1000);
                 } catch (InterruptedException e) {
                     return;
                 }
             }
-        }, "rollout-watcher");
-        watcher.setDaemon(true);
-        watcher.start();
+        }, "website-changes");
+        load.setDaemon(true);
+        load.start();
 
-        upgrade(Map.of("image.tag", TAG + "-2"));
+        try {
+            upgrade(Map.of("image.tag", TAG + "-2"));
+            LocalCluster.await("both operator Pods on the new image and Ready", POD_START, () -> {
+                List<Pod> pods = operatorPods();
+                return pods.size() == 2 && pods.stream().allMatch(p -> ready(p)
+                        && p.getSpec().getContainers().get(0).getImage().equals(OPERATOR_IMAGE + ":" + TAG + "-2"));
+            });
+            int after = edits.get();
+            LocalCluster.await("three more changes after the rollout", POD_START, () -> edits.get() >= after + 3);
+        } finally {
+            load.interrupt();
+            try {
+                load.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
 
-        watcher.interrupt();
-        LocalCluster.await("both operator Pods on the new image and Ready", POD_START, () -> {
-            List<Pod> pods = operatorPods();
-            return pods.size() == 2 && pods.stream().allMatch(p -> ready(p)
-                    && p.getSpec().getContainers().get(0).getImage().equals(OPERATOR_IMAGE + ":" + TAG + "-2"));
-        });
         assertThat(readyDuringRollout).as("Ready operator Pods sampled during the rollout (maxUnavailable 0)")
                 .isNotEmpty().allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(1));
-        client.resources(Website.class).inNamespace(namespace).withName("steady").edit(w -> {
-            w.getSpec().setPage("<p>after</p>");
-            return w;
-        });
-        LocalCluster.await("the page edited after the upgrade served", POD_START, () -> "<p>after</p>".equals(
-                fetchOrNull(client.services().inNamespace(namespace).withName("steady").get().getSpec().getClusterIP())));
+        // no change lost: every site ends reconciled at its last generation and serves its last page
+        for (String name : sites) {
+            Website last = client.resources(Website.class).inNamespace(namespace).withName(name).get();
+            awaitReady(last, 1);
+            String clusterIp = client.services().inNamespace(namespace).withName(name).get().getSpec().getClusterIP();
+            LocalCluster.await(name + " serving its last page " + last.getSpec().getPage(), POD_START,
+                    () -> last.getSpec().getPage().equals(fetchOrNull(clusterIp)));
+        }
+        AuditedWrites writes = AuditedWrites.read(cluster.auditLog(), "system:serviceaccount:" + RELEASE_NAMESPACE
+                + ":" + RELEASE + "-sample-operator", namespace);
+        System.out.printf("upgrade: %d changes, %d operator writes in the namespace by %s; returns: %s%n", edits.get(),
+                writes.writes().size(), writes.writers(), writes.returns());
+        assertThat(writes.writers()).as("the replicas that wrote: the old leader, then a new one").hasSizeGreaterThan(1);
+        assertThat(writes.returns()).as("writes by a replica after another had taken the object over").isEmpty();
     }
 
     @Test
+    @Order(9)
+    void drainingTheNodeThroughTheEvictionApiLeavesOneReplicaByItsDisruptionBudget() {
+        List<Pod> pods = operatorPods();
+        assertThat(pods).hasSize(2).allMatch(SampleChartClusterTest::ready);
+        String node = pods.get(0).getSpec().getNodeName();
+        // kubectl drain: cordon, then evict every Pod through the eviction API, retrying what it refuses
+        cordon(node, true);
+        try {
+            assertThat(evict(pods.get(0))).as("the first eviction (2 healthy, minAvailable 1)").isEqualTo(201);
+            assertThat(evict(pods.get(1))).as("the second eviction, refused by the PodDisruptionBudget")
+                    .isEqualTo(429);
+            // the evicted replica's replacement cannot be scheduled on the cordoned node: one replica serves
+            LocalCluster.await("one operator Pod Ready and leading, the other's replacement Pending", POD_START, () -> {
+                List<Pod> now = operatorPods();
+                return now.stream().filter(SampleChartClusterTest::ready).count() == 1
+                        && now.stream().anyMatch(p -> "Pending".equals(p.getStatus().getPhase()))
+                        && now.stream().anyMatch(p -> ready(p) && p.getMetadata().getName().equals(leader()));
+            });
+            assertThat(evict(pods.get(1))).as("still refused while the replacement is Pending").isEqualTo(429);
+            String namespace = namespace("drained");
+            Website site = client.resource(website(namespace, "during-drain", 1, "<p>drained</p>")).create();
+            // no new Pod can run on the cordoned node; the remaining replica reconciles all the same
+            LocalCluster.await("the Website reconciled by the remaining replica", POD_START, () -> {
+                Website now = client.resource(site).get();
+                return now.getStatus() != null && Objects.equals(now.getStatus().getObservedGeneration(),
+                        now.getMetadata().getGeneration())
+                        && client.apps().deployments().inNamespace(namespace).withName("during-drain").get() != null;
+            });
+        } finally {
+            cordon(node, false);
+        }
+        LocalCluster.await("two operator Pods Ready after the uncordon", POD_START,
+                () -> operatorPods().stream().filter(SampleChartClusterTest::ready).count() == 2);
+    }
+
+    @Test
+    @Order(10)
+    void shardedReplicasSplitTheWebsitesAndScalingToFourAndBackSettleTheRingAndReconcileEveryWebsite() {
+        String namespace = namespace("sharded");
+        List<String> sites = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            sites.add(client.resource(website(namespace, "shard-" + i, 1, "<p>0</p>")).create().getMetadata().getName());
+        }
+        RingSampler sampler = new RingSampler();
+        sampler.start();
+        try {
+            // the leader-elected replicas and sharded ones do not coordinate: switch through zero (docs/sharding.md)
+            switchTo(Map.of("sharding.enabled", "true", "replicaCount", "3"));
+            awaitRing(3);
+            awaitPages(namespace, sites, "<p>1</p>");
+
+            client.apps().deployments().inNamespace(RELEASE_NAMESPACE).withName(DEPLOYMENT).scale(4);
+            awaitRing(4);
+            awaitPages(namespace, sites, "<p>2</p>");
+
+            client.apps().deployments().inNamespace(RELEASE_NAMESPACE).withName(DEPLOYMENT).scale(3);
+            awaitRing(3);
+            awaitPages(namespace, sites, "<p>3</p>");
+        } finally {
+            sampler.stop();
+        }
+        // Two members may both list a bucket while they claim it (the CLAIMING phase, docs/sharding.md): each
+        // writes its claim, then reads every Lease back, and the one that sees the other's withdraws before it
+        // starts the bucket's informers. So a double listing is not two reconcilers; what must hold is that it
+        // always resolves: the ring settles after every step (awaitRing), and every Website is reconciled by
+        // whoever holds it (awaitPages). That no reconciles overlap is proven by ShardingE2ETest, whose replicas
+        // journal every reconcile.
+        System.out.printf("sharding: %d samples of the ring's Leases while scaling 3 -> 4 -> 3; %d samples with a "
+                + "bucket listed by two members (claims being resolved), last at %s%n", sampler.samples.get(),
+                sampler.samplesWithOverlap.get(), sampler.overlaps.isEmpty() ? "-"
+                        : sampler.overlaps.get(sampler.overlaps.size() - 1));
+        assertThat(sampler.samples.get()).as("samples of the ring").isGreaterThan(10);
+        assertThat(ring().values().stream().mapToInt(java.util.Set::size).sum()).as("buckets listed once at the end")
+                .isEqualTo(BUCKETS);
+        // back to leader election for the scenarios after this one
+        switchTo(Map.of("sharding.enabled", "false", "replicaCount", "2"));
+        LocalCluster.await("two operator Pods Ready, one leading", POD_START, () -> operatorPods().stream()
+                .filter(SampleChartClusterTest::ready).count() == 2 && leader() != null);
+    }
+
+        @Test
     @Order(100)
     void helmUninstallLeavesNothingOfTheReleaseButTheCrdAndTheOperatorsLease() {
         Helm.uninstall(RELEASE).withNamespace(RELEASE_NAMESPACE).withKubeConfig(cluster.kubeconfig()).call();
@@ -307,6 +421,145 @@ class SampleChartClusterTest {
     }
 
     // --- helpers ---------------------------------------------------------------------------------
+
+    static final String DEPLOYMENT = RELEASE + "-sample-operator";
+    static final String RING = DEPLOYMENT;
+    static final int BUCKETS = 32;
+
+    /** Switches between leader election and sharding as docs/sharding.md says: through zero replicas. */
+    private static void switchTo(Map<String, String> values) {
+        upgrade(Map.of("replicaCount", "0"));
+        LocalCluster.await("no operator Pod running", POD_START, () -> client.pods().inNamespace(RELEASE_NAMESPACE)
+                .withLabel("app.kubernetes.io/instance", RELEASE).list().getItems().isEmpty());
+        upgrade(values);
+    }
+
+    /** Marks {@code node} unschedulable (kubectl cordon) or schedulable again. */
+    private static void cordon(String node, boolean unschedulable) {
+        client.nodes().withName(node).edit(n -> {
+            n.getSpec().setUnschedulable(unschedulable ? Boolean.TRUE : null);
+            return n;
+        });
+    }
+
+    /**
+     * Asks the eviction API to evict {@code pod}, as kubectl drain does; the status code: 201 evicted,
+     * 429 refused by a PodDisruptionBudget. policy/v1beta1: the version Kubernetes 1.20 serves.
+     */
+    private static int evict(Pod pod) {
+        String body = "{\"apiVersion\":\"policy/v1beta1\",\"kind\":\"Eviction\",\"metadata\":{\"name\":\""
+                + pod.getMetadata().getName() + "\",\"namespace\":\"" + pod.getMetadata().getNamespace() + "\"}}";
+        var http = client.getHttpClient();
+        var request = http.newHttpRequestBuilder().uri(client.getMasterUrl() + "api/v1/namespaces/"
+                + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName() + "/eviction")
+                .post("application/json", body.getBytes(java.nio.charset.StandardCharsets.UTF_8)).build();
+        try {
+            return http.sendAsync(request, String.class).get(30, java.util.concurrent.TimeUnit.SECONDS).code();
+        } catch (Exception e) {
+            throw new AssertionError("eviction of " + pod.getMetadata().getName() + " not answered", e);
+        }
+    }
+
+    /** The ring's live Leases by holder, with the buckets each says it holds (docs/sharding.md). */
+    private static Map<String, java.util.SortedSet<Integer>> ring() {
+        Map<String, java.util.SortedSet<Integer>> held = new java.util.TreeMap<>();
+        for (var lease : client.leases().inNamespace(RELEASE_NAMESPACE).withLabel("sharding.kubeloop.dev/ring", RING)
+                .list().getItems()) {
+            String holder = lease.getSpec().getHolderIdentity();
+            boolean expired = lease.getSpec().getRenewTime() == null || lease.getSpec().getRenewTime().toInstant()
+                    .plusSeconds(lease.getSpec().getLeaseDurationSeconds()).isBefore(java.time.Instant.now());
+            if (holder != null && !holder.isEmpty() && !expired) {
+                held.put(holder, ShardingE2ETest.parse(lease.getMetadata().getAnnotations() == null ? null
+                        : lease.getMetadata().getAnnotations().get("sharding.kubeloop.dev/held")));
+            }
+        }
+        return held;
+    }
+
+    /** Waits until {@code members} Ready replicas hold every bucket between them, each its quota, none twice. */
+    private static void awaitRing(int members) {
+        LocalCluster.await(members + " Ready operator Pods holding the " + BUCKETS + " buckets, each its share",
+                POD_START, () -> {
+                    if (operatorPods().stream().filter(SampleChartClusterTest::ready).count() != members) {
+                        return false;
+                    }
+                    List<java.util.SortedSet<Integer>> shares = ring().values().stream().filter(s -> !s.isEmpty())
+                            .toList();
+                    java.util.Set<Integer> all = new java.util.TreeSet<>();
+                    shares.forEach(all::addAll);
+                    return shares.size() == members && all.size() == BUCKETS
+                            && shares.stream().mapToInt(java.util.Set::size).sum() == BUCKETS
+                            && shares.stream().allMatch(s -> s.size() >= BUCKETS / members
+                                    && s.size() <= BUCKETS / members + 1);
+                });
+    }
+
+    /** Edits every site's page to {@code page} and waits until each is reconciled and serves it. */
+    private static void awaitPages(String namespace, List<String> sites, String page) {
+        for (String name : sites) {
+            client.resources(Website.class).inNamespace(namespace).withName(name).edit(w -> {
+                w.getSpec().setPage(page);
+                return w;
+            });
+        }
+        for (String name : sites) {
+            awaitReady(client.resources(Website.class).inNamespace(namespace).withName(name).get(), 1);
+            String clusterIp = client.services().inNamespace(namespace).withName(name).get().getSpec().getClusterIP();
+            LocalCluster.await(name + " serving " + page, POD_START, () -> page.equals(fetchOrNull(clusterIp)));
+        }
+    }
+
+    /**
+     * Reads the ring's Leases every 200 ms on its own thread and keeps every moment at which one
+     * bucket was in two live members' held sets (one list: one consistent view of the Leases): claims
+     * being resolved, reported with the figures.
+     */
+    private static final class RingSampler {
+        final java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
+        final List<String> overlaps = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final java.util.concurrent.atomic.AtomicInteger samplesWithOverlap = new java.util.concurrent.atomic.AtomicInteger();
+        private final Thread thread = new Thread(this::run, "ring-sampler");
+
+        void start() {
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void stop() {
+            thread.interrupt();
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private void run() {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Map<String, java.util.SortedSet<Integer>> held = ring();
+                    Map<Integer, String> holderOf = new java.util.HashMap<>();
+                    List<String> twice = new ArrayList<>();
+                    held.forEach((holder, buckets) -> buckets.forEach(bucket -> {
+                        String other = holderOf.put(bucket, holder);
+                        if (other != null) {
+                            twice.add(bucket + " (" + other + ", " + holder + ")");
+                        }
+                    }));
+                    if (!twice.isEmpty()) {
+                        samplesWithOverlap.incrementAndGet();
+                        overlaps.add(java.time.Instant.now() + ": " + twice);
+                    }
+                    samples.incrementAndGet();
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (KubernetesClientException e) {
+                    // a failed read is no sample; the next one comes 200 ms later
+                }
+            }
+        }
+    }
 
     static final int LEASE_SECONDS = 15;
 

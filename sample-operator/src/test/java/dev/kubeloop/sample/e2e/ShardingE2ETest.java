@@ -472,7 +472,7 @@ class ShardingE2ETest {
         return byHolder;
     }
 
-    private static SortedSet<Integer> parse(String text) {
+    static SortedSet<Integer> parse(String text) {
         SortedSet<Integer> buckets = new TreeSet<>();
         if (text == null || text.isBlank()) {
             return buckets;
