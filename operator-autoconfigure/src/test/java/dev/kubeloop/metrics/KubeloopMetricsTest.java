@@ -250,7 +250,8 @@ class KubeloopMetricsTest {
                 }));
         manager.start();
         PrometheusText before = scrape();
-        for (String operation : List.of("apply", "apply_status", "update_status", "finalizer", "prune")) {
+        for (String operation : List.of("apply", "apply_status", "update_status", "finalizer", "prune",
+                "delete")) {
             assertThat(before.value("kubeloop_writes_total", "controller", "widget", "operation", operation))
                     .as(operation).contains(0.0);
         }

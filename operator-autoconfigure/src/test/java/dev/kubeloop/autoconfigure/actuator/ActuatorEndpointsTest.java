@@ -226,7 +226,7 @@ class ActuatorEndpointsTest {
                 .containsEntry("error", 1).containsEntry("requeue", 1).containsEntry("requeue_after", 1);
         Map<String, Object> writes = map(widget.get("writes"));
         assertThat(map(writes.get("sent"))).containsOnlyKeys("apply", "apply_status", "update_status", "finalizer",
-                "prune").containsEntry("apply", 0);
+                "prune", "delete").containsEntry("apply", 0);
         assertThat(map(writes.get("skipped"))).containsEntry("apply_status", 0);
         assertThat(map(writes.get("readYourWrites"))).containsEntry("staleReadsAvoided", 0)
                 .containsEntry("staleReadsNotAvoided", 0).containsEntry("pendingWrites", 0)
