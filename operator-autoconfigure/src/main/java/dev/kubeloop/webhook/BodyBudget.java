@@ -20,6 +20,22 @@ final class BodyBudget {
     /** Bodies up to this size are not counted: ordinary AdmissionReviews are a few KiB. */
     static final int SMALL = 64 * 1024;
 
+    /**
+     * What one JSON value of a body weighs against the budget, at least: ordinary Kubernetes JSON
+     * has 16 bytes or more of text per value (names, quotes, values), so its weight is its length;
+     * a body denser in values, whose tree costs more per byte ({@code [],}: 3 bytes, an array node
+     * of ~50), weighs by its values. Without it one valid review of 7 MiB of {@code [[],[],...]}
+     * (2.4 million array nodes) took a 384 MiB heap to OutOfMemoryError (HostileBodiesMain, idle
+     * machine, 2026-11-26).
+     */
+    static final int BYTES_PER_VALUE = 16;
+
+    /**
+     * Bodies shorter than this cannot weigh more than {@link #SMALL} however dense (3 bytes a value
+     * at the densest): they are not counted.
+     */
+    static final int DENSE_ENOUGH_TO_COUNT = SMALL * 3 / BYTES_PER_VALUE;
+
     private final long capacity;
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong peak = new AtomicLong();

@@ -226,8 +226,10 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
         try {
             parts.workers.execute(new WaitingRequest(() -> {
                 WebhookAnswer answer;
+                long[] holding = {held};
                 try {
-                    answer = parts.handler.answer(target, bytes);
+                    WebhookAnswer refused = weigh(bytes, holding);
+                    answer = refused != null ? refused : parts.handler.answer(target, bytes);
                     if (answer.userCodeFailure() != null) {
                         parts.observer.userCodeFailed(target, answer.userCodeFailure());
                     }
@@ -235,7 +237,7 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
                     log.error("Webhook request failed: {}", e.toString());
                     answer = WebhookAnswer.text(500, "Internal error: " + e.getClass().getSimpleName());
                 } finally {
-                    parts.budget.release(held);
+                    parts.budget.release(holding[0]);
                 }
                 WebhookAnswer done = answer;
                 ctx.executor().execute(() -> answer(ctx, done));
@@ -245,6 +247,42 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
             answer(ctx, WebhookAnswer.text(503, "All " + parts.workers.getMaximumPoolSize()
                     + " webhook threads are busy and " + parts.workers.getQueue().size() + " requests wait; retry"));
         }
+    }
+
+    /**
+     * Weighs a body by its JSON values before any tree of it is built (on the webhook thread: one
+     * streaming pass, milliseconds for 7 MiB) and tops its reservation up to that weight:
+     * {@code holding[0]} is what the request holds, and is released when it ends. Null when it may
+     * be read; else the refusal: 413 for a body that weighs more than the whole budget (no
+     * ordinary object does), 503 when its weight does not fit beside what others hold now.
+     */
+    private WebhookAnswer weigh(byte[] bytes, long[] holding) {
+        if (bytes.length < BodyBudget.DENSE_ENOUGH_TO_COUNT) {
+            return null;
+        }
+        long values = Json.values(bytes);
+        long weight = Math.max(bytes.length, values * BodyBudget.BYTES_PER_VALUE);
+        if (weight <= Math.max(holding[0], BodyBudget.SMALL)) {
+            return null;
+        }
+        // denser than ordinary JSON and heavier than the whole budget: refused (an ordinary body never is, however
+        // large: its weight is its length, and one alone is admitted beyond the budget as before)
+        if (values * BodyBudget.BYTES_PER_VALUE > Math.max(parts.budget.capacity(), bytes.length)) {
+            return WebhookAnswer.text(413, "The body holds " + values + " JSON values in " + bytes.length
+                    + " bytes: read as a tree it would cost about " + (weight * 3 / (1024 * 1024)) + " MiB. At "
+                    + BodyBudget.BYTES_PER_VALUE + " bytes a value it weighs more than the body budget ("
+                    + parts.budget.capacity() + " bytes, kubeloop.webhook.body-budget); ordinary Kubernetes JSON "
+                    + "weighs its length");
+        }
+        // re-reserved whole: a body alone in the budget is admitted even when it weighs more than the budget
+        parts.budget.release(holding[0]);
+        holding[0] = 0;
+        if (!parts.budget.tryReserve(weight)) {
+            return WebhookAnswer.text(503, "Too many large requests at once (" + parts.budget.inUse()
+                    + " bytes of bodies in flight by weight, budget " + parts.budget.capacity() + "); retry");
+        }
+        holding[0] = weight;
+        return null;
     }
 
     private void answer(ChannelHandlerContext ctx, WebhookAnswer answer) {

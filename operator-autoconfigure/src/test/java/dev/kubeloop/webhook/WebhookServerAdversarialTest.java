@@ -293,8 +293,28 @@ class WebhookServerAdversarialTest {
                 throw new AssertionError("not answered: " + e.getCause() + "; server: " + server.stats(), e);
             }
         }
-        assertThat(statuses).allMatch(status -> status == 200 || status == 400 || status == 503);
+        assertThat(statuses).allMatch(status -> status == 200 || status == 400 || status == 413 || status == 503);
         assertThat(server.budget().peak()).isLessThanOrEqualTo(budget);
+        assertThat(server.budget().inUse()).isZero();
+        assertALegitimateRequestIsAnswered();
+    }
+
+    /**
+     * One valid review of 7 MiB of {@code [[],[],...]} took a 384 MiB heap to OutOfMemoryError on an
+     * idle machine (HostileBodiesMain): its 2.4 million array nodes. Weighed by its values before any
+     * tree is built, it is refused with the reason; an ordinary body of the same size is not.
+     */
+    @Test
+    void aReviewDenserThanOrdinaryJsonAndHeavierThanTheBudgetIsRefusedBeforeItsTreeIsBuilt() throws Exception {
+        serve(builder -> builder.handshakeTimeout(Duration.ofSeconds(60)).requestTimeout(Duration.ofSeconds(60)));
+        byte[] dense = hostileBody(WebhookHttpHandler.MAX_BODY_BYTES - 1024);
+
+        HttpResponse<String> refused = client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
+                + server.port() + PATH)).timeout(ANSWERED_WITHIN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(dense)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(refused.statusCode()).isEqualTo(413);
+        assertThat(refused.body()).contains("JSON values", "kubeloop.webhook.body-budget");
         assertThat(server.budget().inUse()).isZero();
         assertALegitimateRequestIsAnswered();
     }
