@@ -497,9 +497,20 @@ class SampleChartClusterTest {
     /** Edits every site's page to {@code page} and waits until each is reconciled and serves it. */
     private static void awaitPages(String namespace, List<String> sites, String page) {
         for (String name : sites) {
-            client.resources(Website.class).inNamespace(namespace).withName(name).edit(w -> {
-                w.getSpec().setPage(page);
-                return w;
+            // the replica that holds the site's bucket may be writing it (its slot label): a conflict is retried
+            LocalCluster.await(name + " edited to " + page, POD_START, () -> {
+                try {
+                    client.resources(Website.class).inNamespace(namespace).withName(name).edit(w -> {
+                        w.getSpec().setPage(page);
+                        return w;
+                    });
+                    return true;
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() == 409) {
+                        return false;
+                    }
+                    throw e;
+                }
             });
         }
         for (String name : sites) {
