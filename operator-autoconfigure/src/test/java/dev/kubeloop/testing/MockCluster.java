@@ -1,5 +1,6 @@
 package dev.kubeloop.testing;
 
+import dev.kubeloop.mock.WatchClosingOffTheEventLoop;
 import dev.kubeloop.mock.ServerSideApplyDispatcher;
 import dev.kubeloop.mock.SetBasedSelectors;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -34,7 +35,7 @@ import java.util.logging.Logger;
 /**
  * A fabric8 mock API server in CRUD mode (expectations, when set, win over CRUD) with a client,
  * one per test. Records every request, so tests can count watches and PATCHes. Watch closes are
- * handled off the server's event loop (see {@link CloseOffEventLoopDispatcher}). Chosen requests
+ * handled off the server's event loop (see {@link WatchClosingOffTheEventLoop}). Chosen requests
  * can be answered with API errors instead (see {@link #faults()}).
  */
 public final class MockCluster implements AutoCloseable {
@@ -47,7 +48,7 @@ public final class MockCluster implements AutoCloseable {
     }
 
     private final KubernetesMockServer server;
-    private final CloseOffEventLoopDispatcher dispatcher;
+    private final WatchClosingOffTheEventLoop dispatcher;
     private final KubernetesClient client;
     private final List<RecordedRequest> requests = new ArrayList<>();
     private final ApiFaults faults = new ApiFaults();
@@ -56,7 +57,7 @@ public final class MockCluster implements AutoCloseable {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         KubernetesMixedDispatcher mixed = new KubernetesMixedDispatcher(responses);
         SetBasedSelectors.install(mixed); // key in (a,b): what sharded caches select their buckets with
-        dispatcher = new CloseOffEventLoopDispatcher(mixed);
+        dispatcher = new WatchClosingOffTheEventLoop(mixed);
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
                 new FaultInjectingDispatcher(faults, new ServerSideApplyDispatcher(dispatcher)), false);
         server.init();

@@ -397,7 +397,85 @@ class SampleChartClusterTest {
                 .filter(SampleChartClusterTest::ready).count() == 2 && leader() != null);
     }
 
-        @Test
+    @Test
+    @Order(11)
+    void inItsChartsMemoryLimitTheOperatorReconcilesAsManyWebsitesAsTheNodeHoldsPodsFor() {
+        String node = client.nodes().list().getItems().get(0).getMetadata().getName();
+        int capacity = Integer.parseInt(client.nodes().withName(node).get().getStatus().getAllocatable().get("pods")
+                .getAmount());
+        // two places stay free: an operator Pod the kubelet must be able to replace is not the figure's business
+        int count = capacity - podsOnTheNode(node) - 2;
+        assertThat(count).as("Websites the node has Pods for (capacity %d)", capacity).isGreaterThan(50);
+        String namespace = namespace("capacity");
+        long started = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            client.resource(website(namespace, "site-" + i, 1, "<p>" + i + "</p>")).create();
+        }
+
+        LocalCluster.await(count + " Websites Ready, one nginx Pod each", Duration.ofMinutes(10),
+                () -> client.resources(Website.class).inNamespace(namespace).list().getItems().stream()
+                        .filter(SampleChartClusterTest::readyAtItsGeneration).count() == count);
+        Duration allReady = Duration.ofNanos(System.nanoTime() - started);
+
+        List<Pod> operators = operatorPods();
+        assertThat(operators).allSatisfy(pod -> assertThat(pod.getStatus().getContainerStatuses()).allSatisfy(c -> {
+            assertThat(c.getRestartCount()).as("%s restarts", pod.getMetadata().getName()).isZero();
+            assertThat(c.getLastState() == null || c.getLastState().getTerminated() == null).as("%s terminated before",
+                    pod.getMetadata().getName()).isTrue();
+        }));
+        Map<String, Long> workingSets = workingSets(node);
+        long limit = operators.get(0).getSpec().getContainers().get(0).getResources().getLimits().get("memory")
+                .getNumericalAmount().longValue();
+        System.out.printf("limits: %d Websites Ready (%d nginx Pods; the node's capacity %d Pods) in %d s; the "
+                + "operator Pods' working sets %s MiB of a %d MiB limit%n", count, count, capacity,
+                allReady.toSeconds(), workingSets.entrySet().stream().map(e -> e.getKey() + " "
+                        + e.getValue() / (1 << 20)).toList(), limit >> 20);
+        assertThat(workingSets).as("the operator Pods' memory, read from the kubelet").hasSize(operators.size())
+                .allSatisfy((pod, bytes) -> assertThat(bytes).isPositive().isLessThan(limit));
+
+        // and they all go again: the cleanup of every Website behind its finalizer, then the garbage collector
+        client.namespaces().withName(namespace).delete();
+        LocalCluster.await("the namespace of " + count + " Websites deleted", Duration.ofMinutes(10),
+                () -> client.namespaces().withName(namespace).get() == null);
+    }
+
+    /** Pods the node runs or will run: what counts against its {@code pods} capacity. */
+    private static int podsOnTheNode(String node) {
+        return (int) client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems().stream()
+                .filter(p -> !"Succeeded".equals(p.getStatus().getPhase()) && !"Failed".equals(p.getStatus().getPhase()))
+                .count();
+    }
+
+    /** Each operator container's working set (what the OOM killer weighs), from the kubelet's summary API. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Long> workingSets(String node) {
+        Map<String, Object> summary = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                client.raw("/api/v1/nodes/" + node + "/proxy/stats/summary"), Map.class);
+        Map<String, Long> workingSets = new java.util.TreeMap<>();
+        for (Map<String, Object> pod : (List<Map<String, Object>>) summary.get("pods")) {
+            Map<String, Object> ref = (Map<String, Object>) pod.get("podRef");
+            if (!RELEASE_NAMESPACE.equals(ref.get("namespace")) || pod.get("containers") == null) {
+                continue;
+            }
+            for (Map<String, Object> container : (List<Map<String, Object>>) pod.get("containers")) {
+                Map<String, Object> memory = (Map<String, Object>) container.get("memory");
+                if (memory != null && memory.get("workingSetBytes") != null) {
+                    workingSets.merge((String) ref.get("name"), ((Number) memory.get("workingSetBytes")).longValue(),
+                            Long::sum);
+                }
+            }
+        }
+        return workingSets;
+    }
+
+    private static boolean readyAtItsGeneration(Website now) {
+        return now.getStatus() != null && Objects.equals(now.getSpec().getReplicas(), now.getStatus().getReadyReplicas())
+                && Objects.equals(now.getStatus().getObservedGeneration(),
+                now.getMetadata().getGeneration()) && now.getStatus().getConditions().stream()
+                .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+    }
+
+    @Test
     @Order(100)
     void helmUninstallLeavesNothingOfTheReleaseButTheCrdAndTheOperatorsLease() {
         Helm.uninstall(RELEASE).withNamespace(RELEASE_NAMESPACE).withKubeConfig(cluster.kubeconfig()).call();

@@ -1,8 +1,8 @@
-package dev.kubeloop.testing;
+package dev.kubeloop.mock;
 
-import dev.kubeloop.mock.DecoratingDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
@@ -16,12 +16,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The mock's dispatcher with one fix: a watch's close is handled off the server's event loop.
+ * The mock's dispatcher with one fix: a watch's close is handled off the server's event loop. Every
+ * mock server of this project puts it in front of the CRUD dispatcher ({@link EmbeddedApiServer},
+ * the library's own test cluster).
  *
  * <p>kubernetes-server-mock 7.8.0's {@code WatchEventsListener.onClosed} runs on the Vert.x event
  * loop and waits (up to a minute) for the watch's sender thread to finish; a send in progress waits
  * (up to 30 s) for its write, which only that event loop can complete. So a client closing a watch
- * while an event is on its way to it stalls the whole mock server for 30 s. Any test that stops an
+ * while an event is on its way to it stalls the whole mock server for 30 s, and closing the server then fails ("Unable to close
+ * MockWebServer", after 10 s): seen in a CI run of the sample's tests when the operator's leader
+ * released its Lease while its informers closed their watches. Any test that stops an
  * informer while objects change can hit it; leader election, whose Lease changes every retry period
  * and is watched by every replica, hits it often. Running the close on a thread of its own lets the
  * event loop complete the write, and the close follows at once.
@@ -36,7 +40,7 @@ import java.util.concurrent.Executors;
  * ({@link #cutOpenWatches}), as an API server restart, a proxy or a load balancer's idle timeout
  * would. Thread-safe.
  */
-final class CloseOffEventLoopDispatcher extends DecoratingDispatcher {
+public final class WatchClosingOffTheEventLoop extends DecoratingDispatcher {
 
     /** kube-apiserver's watch event for a resourceVersion older than its watch cache holds. */
     private static final String EXPIRED = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
@@ -54,18 +58,32 @@ final class CloseOffEventLoopDispatcher extends DecoratingDispatcher {
     /** The server side of every watch (web socket) opened and not yet closing. */
     private final Set<WebSocket> openWatches = ConcurrentHashMap.newKeySet();
 
-    CloseOffEventLoopDispatcher(KubernetesMixedDispatcher delegate) {
+    /** In front of {@code crud}, or of a dispatcher chain ending in it ({@code delegate}). */
+    public WatchClosingOffTheEventLoop(Dispatcher delegate, KubernetesCrudDispatcher crud) {
         super(delegate);
-        this.watchers = watchers(delegate);
+        this.watchers = watchers(crud);
     }
 
-    private static Set<?> watchers(KubernetesMixedDispatcher mixed) {
+    /** In front of a mixed (expectations and CRUD) dispatcher. */
+    public WatchClosingOffTheEventLoop(KubernetesMixedDispatcher mixed) {
+        this(mixed, crudOf(mixed));
+    }
+
+    private static KubernetesCrudDispatcher crudOf(KubernetesMixedDispatcher mixed) {
         try {
             Field crud = KubernetesMixedDispatcher.class.getDeclaredField("kubernetesCrudDispatcher");
             crud.setAccessible(true);
+            return (KubernetesCrudDispatcher) crud.get(mixed);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("kubernetes-server-mock's internals changed; revisit this workaround", e);
+        }
+    }
+
+    private static Set<?> watchers(KubernetesCrudDispatcher crud) {
+        try {
             Field listeners = KubernetesCrudDispatcher.class.getDeclaredField("watchEventListeners");
             listeners.setAccessible(true);
-            return (Set<?>) listeners.get(crud.get(mixed));
+            return (Set<?>) listeners.get(crud);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("kubernetes-server-mock's internals changed; revisit this workaround", e);
         }
@@ -86,7 +104,7 @@ final class CloseOffEventLoopDispatcher extends DecoratingDispatcher {
      *
      * @return how many watches were cut
      */
-    int cutOpenWatches(boolean expire) {
+    public int cutOpenWatches(boolean expire) {
         int cut = 0;
         for (WebSocket watch : List.copyOf(openWatches)) {
             if (!openWatches.remove(watch)) {
