@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The new-user path, end to end: install Kubeloop from this clone into a fresh local repository (as
 # docs/getting-started.md says to, until the artifacts are published), generate a project from the
-# archetype in both variants, and build each with its own Maven Wrapper: compile, CRD generation,
-# its tests (the reconciler on the test kit, the application on its embedded API server, the Helm
-# chart rendered by helm-java, and the webhooks when generated).
+# archetype in both variants, add a second kind and its webhooks to the first with the documented
+# goals (kubeloop:create-api, kubeloop:create-webhook), and build each with its own Maven Wrapper:
+# compile, CRD generation, its tests (each reconciler on the test kit, the application on its
+# embedded API server, the Helm chart rendered and linted by helm-java, and the webhooks).
 #
 #   bash scripts/archetype-check.sh [work directory, default target/archetype-check]
 #
@@ -53,6 +54,22 @@ generate greeting-operator -Dpackage=com.example.greeting -Dkind=Greeting -DcrdG
 generate cluster-policy-operator -Dpackage=com.example.policy -Dkind=ClusterPolicy -Dplural=clusterpolicies \
     -DcrdGroup=policy.example.com -DcrdVersion=v1 -Dnamespaced=false -Dwebhooks=false
 
+# init, then add a kind, then its webhooks (docs/getting-started.md), with no hand edit: greeting-operator has
+# two kinds from here on, cluster-policy-operator stays the one-kind project.
+scaffold() { # project, then the goal and its properties
+  local name=$1; shift
+  (cd "$work/projects/$name" && ./mvnw -B -q -o -Dmaven.repo.local="$repo" "$@")
+}
+scaffold greeting-operator kubeloop:create-api -Dkind=Backup
+scaffold greeting-operator kubeloop:create-webhook -Dkind=Backup
+# a second run refuses to overwrite, naming the files
+if scaffold greeting-operator kubeloop:create-api -Dkind=Backup > "$work/create-api-again.log" 2>&1 \
+    || ! grep -q "Not overwriting" "$work/create-api-again.log"; then
+  cat "$work/create-api-again.log" >&2
+  echo "archetype-check: create-api overwrote or failed without naming the existing files" >&2
+  exit 1
+fi
+
 for name in greeting-operator cluster-policy-operator; do
   echo "archetype-check: ./mvnw verify in $name"
   # offline: everything the generated project needs is in the repository by now
@@ -61,4 +78,9 @@ for name in greeting-operator cluster-policy-operator; do
   ls "$work/projects/$name/chart/files/"*.yml >/dev/null
 done
 test ! -e "$work/projects/cluster-policy-operator/src/main/java/com/example/policy/ClusterPolicyValidator.java"
-echo "archetype-check: both generated projects build and pass their tests"
+# both kinds' CRDs went into the chart, which the tests rendered and linted
+test -s "$work/projects/greeting-operator/chart/files/greetings.demo.example.com-v1.yml"
+test -s "$work/projects/greeting-operator/chart/files/backups.demo.example.com-v1.yml"
+test -s "$work/projects/greeting-operator/target/surefire-reports/TEST-com.example.greeting.BackupReconcilerTest.xml"
+test -s "$work/projects/greeting-operator/target/surefire-reports/TEST-com.example.greeting.BackupWebhooksTest.xml"
+echo "archetype-check: both generated projects build and pass their tests, the first with a second kind and its webhooks"
