@@ -1,7 +1,5 @@
 package dev.kubeloop.maven;
 
-import java.io.File;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -17,11 +15,7 @@ import org.apache.maven.plugins.annotations.Parameter;
  * every generated CRD, so nothing else needs an edit. Existing files are never overwritten.
  */
 @Mojo(name = "create-api", requiresProject = true, threadSafe = true)
-public class CreateApiMojo extends AbstractMojo {
-
-    /** The kind: an UpperCamel Java class name (Backup). */
-    @Parameter(property = "kind", required = true)
-    private String kind;
+public class CreateApiMojo extends ScaffoldMojo {
 
     /** The resource's plural ({@code kubectl get <plural>}); default: the kind in lower case with an s. */
     @Parameter(property = "plural")
@@ -39,21 +33,10 @@ public class CreateApiMojo extends AbstractMojo {
     @Parameter(property = "namespaced", defaultValue = "true")
     private boolean namespaced;
 
-    /** The Java package of the new classes; default: the {@code @SpringBootApplication} class's. */
-    @Parameter(property = "package")
-    private String packageName;
-
-    @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
-    private File basedir;
-
     @Override
     public void execute() throws MojoFailureException {
-        try {
-            new Scaffold(basedir.toPath(), getLog()::info).createApi(
-                    new Scaffold.ApiRequest(kind, packageName, crdGroup, crdVersion, plural, namespaced));
-        } catch (ScaffoldException e) {
-            throw new MojoFailureException(e.getMessage(), e);
-        }
+        scaffold(scaffold -> scaffold.createApi(
+                new Scaffold.ApiRequest(kind, packageName, crdGroup, crdVersion, plural, namespaced)));
         getLog().info("Next: ./mvnw verify (generates the " + kind + " CRD into chart/files/ and runs "
                 + kind + "ReconcilerTest); ./mvnw kubeloop:create-webhook -Dkind=" + kind + " adds webhooks");
     }

@@ -1,7 +1,5 @@
 package dev.kubeloop.maven;
 
-import java.io.File;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -13,14 +11,10 @@ import org.apache.maven.plugins.annotations.Parameter;
  *
  * <pre>./mvnw kubeloop:create-webhook -Dkind=Backup [-Dvalidator=false | -Ddefaulter=false]</pre>
  *
- * Existing files are never overwritten.
+ * The kind ({@code -Dkind}) must exist in the project. Existing files are never overwritten.
  */
 @Mojo(name = "create-webhook", requiresProject = true, threadSafe = true)
-public class CreateWebhookMojo extends AbstractMojo {
-
-    /** The existing kind the webhooks are for (its class is in the project). */
-    @Parameter(property = "kind", required = true)
-    private String kind;
+public class CreateWebhookMojo extends ScaffoldMojo {
 
     /** Generate a validator ({@code <Kind>Validator}). */
     @Parameter(property = "validator", defaultValue = "true")
@@ -30,20 +24,9 @@ public class CreateWebhookMojo extends AbstractMojo {
     @Parameter(property = "defaulter", defaultValue = "true")
     private boolean defaulter;
 
-    /** The Java package of the kind; default: the {@code @SpringBootApplication} class's. */
-    @Parameter(property = "package")
-    private String packageName;
-
-    @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
-    private File basedir;
-
     @Override
     public void execute() throws MojoFailureException {
-        try {
-            new Scaffold(basedir.toPath(), getLog()::info).createWebhook(kind, packageName, validator, defaulter);
-        } catch (ScaffoldException e) {
-            throw new MojoFailureException(e.getMessage(), e);
-        }
+        scaffold(scaffold -> scaffold.createWebhook(kind, packageName, validator, defaulter));
         getLog().info("Next: ./mvnw test -Dtest=" + kind + "WebhooksTest; Kubeloop serves the webhooks when "
                 + "kubeloop.webhook.enabled is on (the chart sets it)");
     }

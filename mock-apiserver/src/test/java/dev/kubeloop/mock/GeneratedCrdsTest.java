@@ -25,12 +25,7 @@ class GeneratedCrdsTest {
 
     @Test
     void everyV1CrdOfEveryClassPathRootIsFoundOnceSorted() throws IOException {
-        Path classes = temp.resolve("classes/META-INF/fabric8");
-        Files.createDirectories(classes);
-        Files.writeString(classes.resolve("gizmos.example.com-v1.yml"), crd("Gizmo", "gizmos", "Namespaced"));
-        Files.writeString(classes.resolve("clusterthings.example.com-v1.yml"),
-                crd("ClusterThing", "clusterthings", "Cluster"));
-        Files.writeString(classes.resolve("gizmos.example.com-v1beta1.yml"), "old API, not served");
+        Files.writeString(classesWithTwoCrds().resolve("gizmos.example.com-v1beta1.yml"), "old API, not served");
         Path jar = jar("gizmos.example.com-v1.yml", "backups.example.com-v1.yml");
 
         try (URLClassLoader loader = loader(temp.resolve("classes"), jar)) {
@@ -43,11 +38,7 @@ class GeneratedCrdsTest {
 
     @Test
     void theEmbeddedServerCreatesThemAllAndServesEachKind() throws IOException {
-        Path classes = temp.resolve("classes/META-INF/fabric8");
-        Files.createDirectories(classes);
-        Files.writeString(classes.resolve("gizmos.example.com-v1.yml"), crd("Gizmo", "gizmos", "Namespaced"));
-        Files.writeString(classes.resolve("clusterthings.example.com-v1.yml"),
-                crd("ClusterThing", "clusterthings", "Cluster"));
+        classesWithTwoCrds();
 
         try (URLClassLoader loader = loader(temp.resolve("classes"));
                 EmbeddedApiServer server = EmbeddedApiServer.start().createGeneratedCrds(loader)) {
@@ -64,6 +55,15 @@ class GeneratedCrdsTest {
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("No CRD in META-INF/fabric8").hasMessageContaining("build with Maven");
         }
+    }
+
+    /** temp/classes as the generator leaves it for a project with two kinds; returns its META-INF/fabric8. */
+    private Path classesWithTwoCrds() throws IOException {
+        Path classes = Files.createDirectories(temp.resolve("classes/META-INF/fabric8"));
+        Files.writeString(classes.resolve("gizmos.example.com-v1.yml"), crd("Gizmo", "gizmos", "Namespaced"));
+        Files.writeString(classes.resolve("clusterthings.example.com-v1.yml"),
+                crd("ClusterThing", "clusterthings", "Cluster"));
+        return classes;
     }
 
     private Path jar(String... crdFileNames) throws IOException {
