@@ -47,46 +47,65 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
 {{/*
-The CRD the build generated from the Java classes and copied into files/ (./mvnw package does):
-the chart installs it and derives the RBAC rules and the webhooks' paths from it.
+Every CRD the build generated from the Java classes and copied into files/ (./mvnw compile does),
+one per kind, one kind or many: the chart installs them and derives the RBAC rules and the
+reconcilers' settings from them. As {items: [...]}, because fromYaml reads a map.
 */}}
-{{- define "operator.crd" -}}
-{{- $crds := .Files.Glob "files/*.yml" -}}
-{{- if ne (len $crds) 1 }}
-{{- fail "files/ must hold exactly one CRD: build the project (./mvnw package), which generates it from the Java classes" }}
+{{- define "operator.crds" -}}
+{{- $files := .Files.Glob "files/*.yml" -}}
+{{- if not $files }}
+{{- fail "files/ holds no CRD: build the project (./mvnw compile), which generates one per custom resource class and copies it there" }}
 {{- end }}
-{{- range $path, $_ := $crds }}{{ $.Files.Get $path }}{{ end }}
+items:
+{{- range $path, $_ := $files }}
+  - {{ $.Files.Get $path | fromYaml | toJson }}
+{{- end }}
 {{- end }}
 
-{{/* The custom resource's served storage version. */}}
+{{/* The CRD of the kind the webhook configurations call (webhooks.kind), with a message naming the value when files/ lacks it. */}}
+{{- define "operator.webhookCrd" -}}
+{{- $kind := .Values.webhooks.kind -}}
+{{- $kinds := list -}}
+{{- $found := "" -}}
+{{- range (include "operator.crds" . | fromYaml).items }}
+{{- $kinds = append $kinds .spec.names.kind -}}
+{{- if eq .spec.names.kind $kind }}{{ $found = toYaml . }}{{ end -}}
+{{- end }}
+{{- if not $found }}
+{{- fail (printf "webhooks.kind %s names no CRD in files/ (%s): set it to the kind of the validator and defaulter" $kind (join ", " $kinds)) }}
+{{- end }}
+{{- $found }}
+{{- end }}
+
+{{/* The storage version of a CRD (the argument). */}}
 {{- define "operator.version" -}}
-{{- $crd := include "operator.crd" . | fromYaml -}}
-{{- range $crd.spec.versions }}{{ if .storage }}{{ .name }}{{ end }}{{ end }}
+{{- range .spec.versions }}{{ if .storage }}{{ .name }}{{ end }}{{ end }}
 {{- end }}
 
 {{/* Where Kubeloop serves a webhook of the custom resource: /<validate|mutate>-<group with dashes>-<version>-<kind>. */}}
 {{- define "operator.webhookPath" -}}
-{{- $crd := include "operator.crd" .root | fromYaml -}}
-/{{ .type }}-{{ $crd.spec.group | replace "." "-" }}-{{ include "operator.version" .root }}-{{ $crd.spec.names.kind | lower }}
+{{- $crd := include "operator.webhookCrd" .root | fromYaml -}}
+/{{ .type }}-{{ $crd.spec.group | replace "." "-" }}-{{ include "operator.version" $crd }}-{{ $crd.spec.names.kind | lower }}
 {{- end }}
 
 {{/*
-What the operator does, and nothing more: its custom resource (read, status, and the finalizers
+What the operator does, and nothing more: each of its custom resources (read, status, and the finalizers
 subresource that an owner reference with blockOwnerDeletion needs), the ConfigMaps it owns
 (server-side apply is a patch, or a create; Kubernetes' garbage collector deletes them with their
 owner, so no delete), and Events.
 */}}
 {{- define "operator.rules" -}}
-{{- $crd := include "operator.crd" . | fromYaml -}}
-- apiGroups: [{{ $crd.spec.group | quote }}]
-  resources: [{{ $crd.spec.names.plural | quote }}]
+{{- range (include "operator.crds" . | fromYaml).items }}
+- apiGroups: [{{ .spec.group | quote }}]
+  resources: [{{ .spec.names.plural | quote }}]
   verbs: ["get", "list", "watch", "patch", "update"]
-- apiGroups: [{{ $crd.spec.group | quote }}]
-  resources: [{{ printf "%s/status" $crd.spec.names.plural | quote }}]
+- apiGroups: [{{ .spec.group | quote }}]
+  resources: [{{ printf "%s/status" .spec.names.plural | quote }}]
   verbs: ["get", "patch", "update"]
-- apiGroups: [{{ $crd.spec.group | quote }}]
-  resources: [{{ printf "%s/finalizers" $crd.spec.names.plural | quote }}]
+- apiGroups: [{{ .spec.group | quote }}]
+  resources: [{{ printf "%s/finalizers" .spec.names.plural | quote }}]
   verbs: ["update"]
+{{- end }}
 - apiGroups: [""]
   resources: ["configmaps"]
   verbs: ["get", "list", "watch", "create", "patch"]
@@ -96,11 +115,19 @@ owner, so no delete), and Events.
 {{- end }}
 
 {{/*
-Non-empty when the operator works in listed namespaces (Roles, nothing cluster-wide): a namespaced
-resource without watchAllNamespaces. Empty: a ClusterRole (a cluster-scoped resource, or watchAllNamespaces).
+Non-empty when the operator works in listed namespaces (Roles, nothing cluster-wide): namespaced
+resources only, without watchAllNamespaces. Empty: a ClusterRole (a cluster-scoped resource among
+them, which a Role cannot grant, or watchAllNamespaces).
 */}}
 {{- define "operator.namespacedScope" -}}
-{{- if and (eq (include "operator.crd" . | fromYaml).spec.scope "Namespaced") (not .Values.watchAllNamespaces) }}true{{ end }}
+{{- if and (not (include "operator.clusterScopedKinds" .)) (not .Values.watchAllNamespaces) }}true{{ end }}
+{{- end }}
+
+{{/* The cluster-scoped kinds among the CRDs, comma-separated; empty when all are namespaced. */}}
+{{- define "operator.clusterScopedKinds" -}}
+{{- $kinds := list -}}
+{{- range (include "operator.crds" . | fromYaml).items }}{{ if eq .spec.scope "Cluster" }}{{ $kinds = append $kinds .spec.names.kind }}{{ end }}{{ end -}}
+{{- join ", " $kinds }}
 {{- end }}
 
 {{/* The namespaces the operator works in, comma-separated: watchNamespaces, or the release namespace. */}}

@@ -32,7 +32,7 @@ import java.util.logging.Logger;
  * runs no controllers (no pods, no garbage collection), has no admission and no RBAC.
  *
  * <pre>{@code
- * try (EmbeddedApiServer server = EmbeddedApiServer.start().createAll(crdYaml)) {
+ * try (EmbeddedApiServer server = EmbeddedApiServer.start().createGeneratedCrds(classLoader)) {
  *     KubernetesClient client = server.client();   // default namespace "test"
  * }
  * }</pre>
@@ -132,6 +132,22 @@ public final class EmbeddedApiServer implements AutoCloseable {
             }
         }
         return this;
+    }
+
+    /**
+     * Creates every CRD the build generated ({@link GeneratedCrds}: all of
+     * {@code META-INF/fabric8/*-v1.yml} on the class path), so that a second kind needs no edit here.
+     *
+     * @throws IllegalStateException when there is none: the classes were not built with Maven
+     */
+    public EmbeddedApiServer createGeneratedCrds(ClassLoader classLoader) {
+        List<String> crds = GeneratedCrds.resources(classLoader);
+        if (crds.isEmpty()) {
+            close();
+            throw new IllegalStateException("No CRD in " + GeneratedCrds.DIRECTORY + " on the class path; build with "
+                    + "Maven, whose fabric8 crd-generator-maven-plugin writes one per custom resource class");
+        }
+        return createAllFromClasspath(classLoader, crds.toArray(String[]::new));
     }
 
     /** A client of this server (default namespace {@code test}); closed with the server. */

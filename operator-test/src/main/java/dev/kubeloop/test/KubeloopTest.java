@@ -18,7 +18,7 @@ import org.springframework.test.context.ContextCustomizerFactories;
  * on what the runtime knows about its work.
  *
  * <p>The API server is, by default, an embedded fabric8 mock server in CRUD mode with
- * {@link #crds()} applied. When {@code KUBECONFIG} is set (or {@code kubeloop.test.cluster=kubeconfig}
+ * the CRDs applied ({@link #crds()}, by default all the build generated). When {@code KUBECONFIG} is set (or {@code kubeloop.test.cluster=kubeconfig}
  * as a system property or environment variable {@code KUBELOOP_TEST_CLUSTER}), it is that cluster
  * instead: the CRDs are applied, a fresh namespace is created for the test class, every reconciler
  * watches only that namespace ({@code kubeloop.namespaces}), and the namespace is deleted after
@@ -28,7 +28,7 @@ import org.springframework.test.context.ContextCustomizerFactories;
  * after the class), so classes never see each other's objects.
  *
  * <pre>{@code
- * @KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml")
+ * @KubeloopTest // every CRD in META-INF/fabric8; or crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml"
  * class WebsiteReconcilerTest {
  *     @Autowired KubernetesClient client;
  *     @Autowired KubeloopTestKit kit;
@@ -51,7 +51,12 @@ import org.springframework.test.context.ContextCustomizerFactories;
 @ExtendWith(KubeloopTestExtension.class)
 public @interface KubeloopTest {
 
-    /** CRD manifests to apply before the application starts: Spring resource locations ({@code classpath:}, {@code file:}). */
+    /**
+     * CRD manifests to apply before the application starts: Spring resource locations
+     * ({@code classpath:}, {@code file:}). Empty (the default): every CRD the build generated,
+     * {@code META-INF/fabric8/*-v1.yml} on the test's class path ({@link dev.kubeloop.mock.GeneratedCrds}),
+     * so that a project's second kind needs no edit in its tests; none when the build generated none.
+     */
     String[] crds() default {};
 
     /** Properties of the application under test, as {@link SpringBootTest#properties()}. */

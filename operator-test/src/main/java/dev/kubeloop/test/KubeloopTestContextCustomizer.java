@@ -1,5 +1,6 @@
 package dev.kubeloop.test;
 
+import dev.kubeloop.mock.GeneratedCrds;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -64,8 +65,11 @@ final class KubeloopTestContextCustomizer implements ContextCustomizer {
 
     private List<String> readCrds(ConfigurableApplicationContext context) {
         DefaultResourceLoader loader = new DefaultResourceLoader(context.getClassLoader());
+        List<String> locations = crdLocations.isEmpty()
+                ? GeneratedCrds.resources(loader.getClassLoader()).stream().map(name -> "classpath:" + name).toList()
+                : crdLocations;
         List<String> manifests = new ArrayList<>();
-        for (String location : crdLocations) {
+        for (String location : locations) {
             Resource resource = loader.getResource(location);
             if (!resource.exists()) {
                 throw new IllegalStateException("@KubeloopTest(crds) of " + testClass.getName() + ": " + location

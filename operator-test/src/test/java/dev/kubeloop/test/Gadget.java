@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** The kit's test resource: {@code gadgets.kit.kubeloop.dev/v1}, CRD in src/test/resources/crds. */
+/**
+ * The kit's test resource: {@code gadgets.kit.kubeloop.dev/v1}; its CRD is in
+ * src/test/resources/META-INF/fabric8, where fabric8's generator would write it.
+ */
 @Group("kit.kubeloop.dev")
 @Version("v1")
 public class Gadget extends CustomResource<Gadget.Spec, Gadget.Status> implements Namespaced {

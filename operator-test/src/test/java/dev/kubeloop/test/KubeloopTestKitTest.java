@@ -15,7 +15,7 @@ import org.springframework.beans.factory.annotation.Autowired;
  * The kit as a user meets it: one annotation, an API server of the test's own, waits that end when
  * the runtime is done. Runs against the embedded mock server, or the cluster KUBECONFIG points at.
  */
-@KubeloopTest(crds = "classpath:crds/gadgets.kit.kubeloop.dev.yml")
+@KubeloopTest(crds = "classpath:META-INF/fabric8/gadgets.kit.kubeloop.dev-v1.yml")
 class KubeloopTestKitTest {
 
     @Autowired

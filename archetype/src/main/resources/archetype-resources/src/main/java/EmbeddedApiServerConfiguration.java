@@ -20,7 +20,8 @@ import org.springframework.util.ClassUtils;
 /**
  * With no cluster configured, the operator runs against an API server in the JVM (Kubeloop's
  * {@link EmbeddedApiServer}: it stores and watches objects, applies server-side, and answers
- * kubectl; it runs no controllers) with the ${kind} CRD, so that {@code ./mvnw spring-boot:run}
+ * kubectl; it runs no controllers) with every CRD the build generated (the ${kind} CRD, and those of
+ * kinds added later with {@code kubeloop:create-api}), so that {@code ./mvnw spring-boot:run}
  * works on the first try. Its {@link KubernetesClient} replaces the one Kubeloop would build from
  * the kubeconfig. {@code operator.embedded-api-server}: {@code auto} (default), {@code on}, {@code off}.
  * The embedded API server is an optional dependency, left out of the packaged jar: there
@@ -34,7 +35,7 @@ class EmbeddedApiServerConfiguration {
 
     @Bean(destroyMethod = "close")
     EmbeddedApiServer embeddedApiServer() {
-        return EmbeddedApiServer.start().createAllFromClasspath(getClass().getClassLoader(), ${kind}.CRD);
+        return EmbeddedApiServer.start().createGeneratedCrds(getClass().getClassLoader());
     }
 
     @Bean(destroyMethod = "") // closed with the server
@@ -45,7 +46,7 @@ class EmbeddedApiServerConfiguration {
     @Bean
     ApplicationListener<ApplicationReadyEvent> embeddedApiServerHint(EmbeddedApiServer server) {
         return event -> {
-            log.info("No cluster configured: embedded API server at {} with the ${kind} CRD", server.url());
+            log.info("No cluster configured: embedded API server at {} with the CRDs of this project", server.url());
             log.info("Try: kubectl --server {} apply -f examples/${kind.toLowerCase()}.yaml", server.url());
             log.info("then: kubectl --server {} get ${plural},configmaps -A (stop with Ctrl+C)", server.url());
         };

@@ -21,24 +21,30 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 #if ($webhooks == 'true')
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 #end
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Helm chart as {@code helm template} renders it (Helm's own engine, through helm-java): what
- * the cluster will be given. The chart reads the CRD the build copied into {@code chart/files/}.
+ * the cluster will be given. The chart reads the CRDs the build copied into {@code chart/files/}: one
+ * kind or many.
  */
 class HelmChartTest {
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    private static final Path CHART = Path.of("chart");
 
     @Test
     void theChartLintsStrictly() {
@@ -67,11 +73,17 @@ class HelmChartTest {
     }
 
     @Test
-    void theRbacGrantsTheCustomResourceItsConfigMapsAndEventsOnly() {
+    void theRbacGrantsTheCustomResourcesTheirConfigMapsAndEventsOnly() throws IOException {
         List<HasMetadata> objects = render(Map.of());
-        CustomResourceDefinition crd = single(objects, CustomResourceDefinition.class);
-        assertThat(crd.getMetadata().getName()).isEqualTo(${kind}.PLURAL + "." + ${kind}.GROUP);
-        assertThat(crd.getSpec().getScope()).isEqualTo("${scope}");
+        List<CustomResourceDefinition> crds = all(objects, CustomResourceDefinition.class);
+        // every kind the build generated (kubeloop:create-api adds kinds), the ${kind} among them
+        assertThat(crds).extracting(crd -> crd.getMetadata().getName())
+                .containsExactlyInAnyOrderElementsOf(generatedCrds(CHART).stream().map(crd -> crd.getMetadata().getName()).toList())
+                .contains(${kind}.PLURAL + "." + ${kind}.GROUP);
+        assertThat(crds).filteredOn(crd -> crd.getSpec().getNames().getKind().equals("${kind}"))
+                .singleElement().satisfies(crd -> assertThat(crd.getSpec().getScope()).isEqualTo("${scope}"));
+        List<String> granted = new ArrayList<>(List.of("configmaps", "events"));
+        crds.forEach(crd -> granted.addAll(subresources(crd.getSpec().getNames().getPlural())));
 
 #if ($namespaced == 'true')
         // by default the release namespace only: a Role there, nothing cluster-wide
@@ -82,9 +94,45 @@ class HelmChartTest {
 #else
         List<PolicyRule> rules = single(objects, ClusterRole.class).getRules();
 #end
-        assertThat(rules).flatExtracting(PolicyRule::getResources).containsExactlyInAnyOrder(${kind}.PLURAL,
-                ${kind}.PLURAL + "/status", ${kind}.PLURAL + "/finalizers", "configmaps", "events");
+        assertThat(rules).flatExtracting(PolicyRule::getResources).containsExactlyInAnyOrderElementsOf(granted);
         assertThat(rules).flatExtracting(PolicyRule::getVerbs).doesNotContain("delete", "*");
+    }
+
+    @Test
+    void aSecondKindInFilesIsInstalledGrantedAndGivenItsWorkers(@TempDir Path temp) throws IOException {
+        Path chart = copyOfTheChart(temp);
+        CustomResourceDefinition second = generatedCrds(CHART).get(0);
+        second.getSpec().getNames().setKind("Other${kind}");
+        second.getSpec().getNames().setPlural("other${plural}");
+        second.getSpec().getNames().setSingular("other${kind.toLowerCase()}");
+        second.getSpec().getNames().setShortNames(List.of());
+        second.getMetadata().setName("other${plural}." + second.getSpec().getGroup());
+        Files.writeString(chart.resolve("files/other${plural}." + second.getSpec().getGroup() + "-v1.yml"),
+                SERIALIZATION.asYaml(second));
+
+        List<HasMetadata> objects = render(chart, Map.of());
+
+        assertThat(all(objects, CustomResourceDefinition.class)).extracting(crd -> crd.getSpec().getNames().getKind())
+                .contains("${kind}", "Other${kind}");
+        assertThat(objects).filteredOn(object -> object instanceof Role || object instanceof ClusterRole)
+                .filteredOn(role -> !role.getMetadata().getName().endsWith("-leader-election"))
+                .singleElement().satisfies(role -> assertThat(rulesOf(role)).flatExtracting(PolicyRule::getResources)
+                        .containsAll(subresources(${kind}.PLURAL)).containsAll(subresources("other${plural}")));
+        assertThat(env(objects)).containsKeys("KUBELOOP_RECONCILERS_${kind.toUpperCase()}_WORKERS",
+                "KUBELOOP_RECONCILERS_OTHER${kind.toUpperCase()}_WORKERS");
+    }
+
+    @Test
+    void anUnbuiltChartSaysToBuildTheProject(@TempDir Path temp) throws IOException {
+        Path chart = copyOfTheChart(temp);
+        try (Stream<Path> crds = Files.list(chart.resolve("files"))) {
+            for (Path crd : crds.toList()) {
+                Files.delete(crd);
+            }
+        }
+
+        assertThatThrownBy(() -> render(chart, Map.of()))
+                .hasMessageContaining("files/ holds no CRD: build the project (./mvnw compile)");
     }
 
     @Test
@@ -167,13 +215,6 @@ class HelmChartTest {
         assertThat(workload).hasSize(1);
         return workload.get(0);
     }
-
-    private static Map<String, String> env(List<HasMetadata> objects) {
-        Map<String, String> env = new HashMap<>();
-        single(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
-                .forEach(variable -> env.put(variable.getName(), variable.getValue()));
-        return env;
-    }
 #else
     @Test
     void watchNamespacesIsRefusedForAClusterScopedResource() {
@@ -214,7 +255,11 @@ class HelmChartTest {
 
     /** {@code helm template op chart --namespace operators --set ...}, parsed. */
     private static List<HasMetadata> render(Map<String, String> values) {
-        TemplateCommand template = new Helm(Path.of("chart")).template().withName("op").withNamespace("operators");
+        return render(CHART, values);
+    }
+
+    private static List<HasMetadata> render(Path chart, Map<String, String> values) {
+        TemplateCommand template = new Helm(chart).template().withName("op").withNamespace("operators");
         // helm-java's template, unlike helm's, makes the chart's lookup of an existing certificate call a cluster
         template.set("webhooks.certificate.keepAcrossUpgrades", "false");
         values.forEach(template::set);
@@ -227,13 +272,57 @@ class HelmChartTest {
         return objects;
     }
 
+    private static Map<String, String> env(List<HasMetadata> objects) {
+        Map<String, String> env = new HashMap<>();
+        single(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                .forEach(variable -> env.put(variable.getName(), variable.getValue()));
+        return env;
+    }
+
     private static List<String> kinds(List<HasMetadata> objects) {
         return objects.stream().map(HasMetadata::getKind).toList();
     }
 
     private static <T extends HasMetadata> T single(List<HasMetadata> objects, Class<T> type) {
-        List<T> matching = objects.stream().filter(type::isInstance).map(type::cast).toList();
+        List<T> matching = all(objects, type);
         assertThat(matching).as(type.getSimpleName()).hasSize(1);
         return matching.get(0);
+    }
+
+    private static <T extends HasMetadata> List<T> all(List<HasMetadata> objects, Class<T> type) {
+        return objects.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    /** The CRDs the build copied into the chart: one per kind. */
+    private static List<CustomResourceDefinition> generatedCrds(Path chart) throws IOException {
+        try (Stream<Path> files = Files.list(chart.resolve("files"))) {
+            List<CustomResourceDefinition> crds = new ArrayList<>();
+            for (Path file : files.filter(file -> file.toString().endsWith(".yml")).sorted().toList()) {
+                crds.add(SERIALIZATION.unmarshal(Files.readString(file), CustomResourceDefinition.class));
+            }
+            return crds;
+        }
+    }
+
+    private static List<String> subresources(String plural) {
+        return List.of(plural, plural + "/status", plural + "/finalizers");
+    }
+
+    private static List<PolicyRule> rulesOf(HasMetadata role) {
+        return role instanceof Role namespaced ? namespaced.getRules() : ((ClusterRole) role).getRules();
+    }
+
+    private static Path copyOfTheChart(Path target) throws IOException {
+        try (Stream<Path> files = Files.walk(CHART)) {
+            for (Path file : files.toList()) {
+                Path copy = target.resolve(CHART.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(file, copy);
+                }
+            }
+        }
+        return target;
     }
 }

@@ -12,9 +12,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The reconciler against the test kit's API server (an embedded one; a real cluster when
- * KUBECONFIG is set): the Kubeloop runtime, the informers and the reconciler run as in production.
+ * KUBECONFIG is set): the Kubeloop runtime, the informers and the reconciler run as in production,
+ * with every CRD the build generated.
  */
-@KubeloopTest(crds = "classpath:" + ${kind}.CRD, properties = "operator.embedded-api-server=off")
+@KubeloopTest(properties = "operator.embedded-api-server=off")
 class ${kind}ReconcilerTest {
 
     @Autowired

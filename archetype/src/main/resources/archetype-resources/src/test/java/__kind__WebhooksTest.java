@@ -8,16 +8,20 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import org.junit.jupiter.api.Test;
 
 /**
- * The validator and defaulter as the API server calls them (real AdmissionReview bodies through
- * Kubeloop's webhook handling; the defaulter's JSONPatch applied, then the validator), without
- * TLS or a cluster.
+ * The webhooks as the API server calls them (real AdmissionReview bodies through Kubeloop's
+ * webhook handling; a defaulter's JSONPatch applied, then the validator), without TLS or a cluster.
  */
 class ${kind}WebhooksTest {
 
     private final WebhookTester webhooks = WebhookTester.builder()
+#if ("$!defaulter" != "false")
             .defaulter(${kind}.class, new ${kind}Defaulter())
+#end
+#if ("$!validator" != "false")
             .validator(${kind}.class, new ${kind}Validator())
+#end
             .build();
+#if ("$!defaulter" != "false")
 
     @Test
     void anEmptyMessageIsFilledInByTheDefaulter() {
@@ -26,6 +30,8 @@ class ${kind}WebhooksTest {
         assertThat(result.allowed()).isTrue();
         assertThat(result.object().getSpec().getMessage()).isEqualTo("Hello from quiet");
     }
+#end
+#if ("$!validator" != "false")
 
     @Test
     void aBlankMessageIsRefused() {
@@ -34,6 +40,7 @@ class ${kind}WebhooksTest {
         assertThat(result.allowed()).isFalse();
         assertThat(result.message()).contains("spec.message must not be only white space");
     }
+#end
 
     private static ${kind} ${kind.toLowerCase()}(String name, String message) {
         ${kind} resource = new ${kind}();

@@ -5,19 +5,18 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * The embedded API server of the demo ({@link EmbeddedApiServer}: fabric8's mock server on a free
- * loopback port, with server-side apply and the discovery kubectl needs), with the Website CRD
- * (the one generated at build time) created before anything watches it. It stores and serves
+ * loopback port, with server-side apply and the discovery kubectl needs), with every CRD generated
+ * at build time (the Website's; a kind added later comes with no edit here) created before anything
+ * watches them. It stores and serves
  * objects like an API server, with watches and the status subresource, but runs no controllers:
  * no pods, no garbage collection.
  */
 public final class DemoApiServer implements AutoCloseable {
 
-    static final String CRD = "META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml";
-
     private final EmbeddedApiServer server;
 
     DemoApiServer() {
-        server = EmbeddedApiServer.start().createAllFromClasspath(DemoApiServer.class.getClassLoader(), CRD);
+        server = EmbeddedApiServer.start().createGeneratedCrds(DemoApiServer.class.getClassLoader());
     }
 
     public KubernetesClient client() {

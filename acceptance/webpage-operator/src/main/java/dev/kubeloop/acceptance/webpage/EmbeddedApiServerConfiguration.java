@@ -31,7 +31,7 @@ class EmbeddedApiServerConfiguration {
 
     @Bean(destroyMethod = "close")
     EmbeddedApiServer embeddedApiServer() {
-        return EmbeddedApiServer.start().createAllFromClasspath(getClass().getClassLoader(), WebPage.CRD);
+        return EmbeddedApiServer.start().createGeneratedCrds(getClass().getClassLoader());
     }
 
     @Bean(destroyMethod = "") // closed with the server
