@@ -174,7 +174,16 @@ final class CompareOptions {
         }
         return new LaunchSettings(values.getOrDefault("heap", "1g"), intValue("workers", 4), outDir(), jfr,
                 Duration.ofSeconds(intValue("timeout-seconds", 600)), Duration.ofMillis(intValue("settle-ms", 1000)),
-                cds, aot, StatusWrite.parse(values.getOrDefault("write", "ssa")));
+                cds, aot, StatusWrite.parse(values.getOrDefault("write", defaultWrite())));
+    }
+
+    /**
+     * ssa, or merge when the environment still asks the Kubeloop contender for its patch write the
+     * way the runs before issue 32 did ({@code BENCH_KUBELOOP_STATUS_WRITE=update}), which
+     * {@code --write=merge} replaces: now every contender patches.
+     */
+    private static String defaultWrite() {
+        return "update".equals(System.getenv("BENCH_KUBELOOP_STATUS_WRITE")) ? "merge" : "ssa";
     }
 
     private int intValue(String key, int defaultValue) {
