@@ -118,7 +118,11 @@ public final class CompareMain {
     private static void measure(Scenario scenario, String contender, int round, ScenarioContext context,
             Results results) {
         try {
+            double loadBefore = loadAverage();
             Measurement measurement = scenario.run(contender, round, context);
+            // the machine is shared: every run says how loaded it was (1-minute load, start and end)
+            measurement.extras().put("load 1m start", loadBefore);
+            measurement.extras().put("load 1m end", loadAverage());
             results.add(scenario, contender, measurement);
             System.err.printf("[%s r%d] %-12s %s %s  obj/s %s  CPU µs/obj %s  %s%n", scenario.name(), round, contender,
                     scenario.metric(), ResultTable.number(measurement.value()),
@@ -131,6 +135,10 @@ public final class CompareMain {
             results.fail(scenario, contender, String.valueOf(e.getMessage()));
             System.err.printf("[%s r%d] %-12s FAILED: %s%n", scenario.name(), round, contender, e);
         }
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     /** The contenders starting at {@code by}: each gets every position once over enough rounds. */
@@ -148,13 +156,14 @@ public final class CompareMain {
                 API server: %s
                 machine: %d cores, %.1f GiB RAM, %s %s; java %s (%s)
                 flags: %s
+                status write: %s (every writing contender)
                 contender JVMs: %s, G1, fresh JVM per run; workers %d
                 """,
                 server.description(),
                 Runtime.getRuntime().availableProcessors(), os.getTotalMemorySize() / (1024.0 * 1024 * 1024),
                 System.getProperty("os.name"), System.getProperty("os.version"),
                 System.getProperty("java.runtime.version"), System.getProperty("java.vm.name"),
-                options.given().isEmpty() ? "(defaults)" : options.given(),
+                options.given().isEmpty() ? "(defaults)" : options.given(), options.launchSettings().write().flag(),
                 "-Xms/-Xmx " + options.launchSettings().heap(), options.launchSettings().workers());
     }
 }

@@ -1,5 +1,6 @@
 package dev.kubeloop.benchmarks.compare;
 
+import dev.kubeloop.benchmarks.compare.contender.StatusWrite;
 import dev.kubeloop.benchmarks.compare.scenario.BurstScenario;
 import dev.kubeloop.benchmarks.compare.scenario.ColdStartScenario;
 import dev.kubeloop.benchmarks.compare.scenario.LatencyScenario;
@@ -38,6 +39,8 @@ final class CompareOptions {
               --latency-warmup-seconds=N  unmeasured load at the same rate first (default 10)
               --latency-seconds=N     duration of the measured latency load (default 30)
               --workers=N             worker threads of every contender (default 4)
+              --write=merge|ssa       how every writing contender writes the status: a merge patch of /status
+                                      (Kubeloop: its JSON patch, updateStatus) or server-side apply (default ssa)
               --heap=SIZE             -Xms/-Xmx of every contender JVM (default 1g)
               --server=mock|kubeconfig  API server (default: kubeconfig if KUBECONFIG is set, else mock)
               --mock-watch-replay=B   keep the mock's watch, which re-sends all objects on every new watch
@@ -171,7 +174,16 @@ final class CompareOptions {
         }
         return new LaunchSettings(values.getOrDefault("heap", "1g"), intValue("workers", 4), outDir(), jfr,
                 Duration.ofSeconds(intValue("timeout-seconds", 600)), Duration.ofMillis(intValue("settle-ms", 1000)),
-                cds, aot);
+                cds, aot, StatusWrite.parse(values.getOrDefault("write", defaultWrite())));
+    }
+
+    /**
+     * ssa, or merge when the environment still asks the Kubeloop contender for its patch write the
+     * way the runs before issue 32 did ({@code BENCH_KUBELOOP_STATUS_WRITE=update}), which
+     * {@code --write=merge} replaces: now every contender patches.
+     */
+    private static String defaultWrite() {
+        return "update".equals(System.getenv("BENCH_KUBELOOP_STATUS_WRITE")) ? "merge" : "ssa";
     }
 
     private int intValue(String key, int defaultValue) {

@@ -18,7 +18,8 @@ import jdk.jfr.consumer.RecordingFile;
  * Where a contender's CPU went, from a JFR recording made with {@code --jfr=<contender>}: the
  * execution samples attributed to the library that was running (the first frame outside the JDK,
  * counting from the top of the stack, so a HashMap lookup inside Jackson counts as Jackson), by
- * thread, and the hottest methods.
+ * thread, and the hottest methods; and where it allocated: the sampled allocation weight
+ * ({@code jdk.ObjectAllocationSample}, bytes) by library and by framework method on the stack.
  *
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.kubeloop.benchmarks.compare.JfrBreakdown target/compare/jfr/coldstart-kubeloop-r1.jfr</pre>
  */
@@ -60,8 +61,19 @@ public final class JfrBreakdown {
         Map<String, Integer> byThread = new HashMap<>();
         Map<String, Integer> byMethod = new HashMap<>();
         Map<String, Integer> frameworkInclusive = new HashMap<>();
+        Map<String, Long> allocatedByLibrary = new HashMap<>();
+        Map<String, Long> allocatedInclusive = new HashMap<>();
+        long allocated = 0;
         int samples = 0;
         for (RecordedEvent event : events) {
+            if (event.getEventType().getName().equals("jdk.ObjectAllocationSample") && event.getStackTrace() != null) {
+                long weight = event.getLong("weight");
+                allocated += weight;
+                List<RecordedFrame> frames = event.getStackTrace().getFrames();
+                allocatedByLibrary.merge(library(frames), weight, Long::sum);
+                frameworkMethods(frames).forEach(method -> allocatedInclusive.merge(method, weight, Long::sum));
+                continue;
+            }
             if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
                 continue;
             }
@@ -82,6 +94,19 @@ public final class JfrBreakdown {
         table("thread", byThread, samples, 12);
         table("top method (self)", byMethod, samples, 15);
         table("framework method on the stack (inclusive: kubeloop, josdk, harness)", frameworkInclusive, samples, 25);
+        System.out.printf("%n%s: %,d MB allocated (sampled weight, jdk.ObjectAllocationSample)%n", file,
+                allocated >> 20);
+        megabytes("allocating library (first non-JDK frame from the top)", allocatedByLibrary, allocated, 12);
+        megabytes("framework method on the stack (inclusive), allocated", allocatedInclusive, allocated, 25);
+    }
+
+    private static void megabytes(String title, Map<String, Long> bytes, long total, int limit) {
+        System.out.printf("%n| %s | MB | share |%n|---|---:|---:|%n", title);
+        bytes.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(limit)
+                .forEach(entry -> System.out.printf(Locale.ROOT, "| %s | %,d | %.1f%% |%n", entry.getKey(),
+                        entry.getValue() >> 20, 100.0 * entry.getValue() / Math.max(1, total)));
     }
 
     /** The distinct kubeloop, JOSDK and harness methods on a stack: where the framework's own code leads. */

@@ -20,7 +20,8 @@ import java.util.Map;
  * <p>Why not the fabric8 conveniences: {@code resource(...).subresource("status").patch(ctx, String)}
  * without an item GETs the object before every PATCH, and {@code patchStatus()} sends the whole
  * object as a merge patch, which cannot remove a status field. {@code client.resource(item)}
- * carries the item, so fabric8 takes name and namespace from it and sends one request.
+ * carries the item, so fabric8 takes name and namespace from it and sends one request; the item is
+ * a {@link WriteTargets} stub, which fabric8 clones instead of the whole object.
  * Serialization uses fabric8's own {@code KubernetesSerialization}, never an application's
  * Jackson mapper. Not thread-safe; build, send, discard.
  */
@@ -67,12 +68,12 @@ public final class JsonPatch {
 
     /** Sends the patch to the object itself; returns the object as stored. */
     public <T extends HasMetadata> T applyTo(KubernetesClient client, T object) {
-        return client.resource(object).patch(context(), toJson(client));
+        return client.resource(WriteTargets.of(object)).patch(context(), toJson(client));
     }
 
     /** Sends the patch to the object's {@code /status} subresource; returns the object as stored. */
     public <T extends HasMetadata> T applyToStatus(KubernetesClient client, T object) {
-        return client.resource(object).subresource("status").patch(context(), toJson(client));
+        return client.resource(WriteTargets.of(object)).subresource("status").patch(context(), toJson(client));
     }
 
     private PatchContext context() {

@@ -46,7 +46,7 @@ public final class ServerSideApply {
 
     /** Applies {@code json} (the body of {@code target}) as {@code fieldManager}; returns the object as stored. */
     public static <T extends HasMetadata> T apply(KubernetesClient client, T target, String json, String fieldManager) {
-        return client.resource(target).patch(context(fieldManager), json);
+        return client.resource(WriteTargets.of(target)).patch(context(fieldManager), json);
     }
 
     /**
@@ -72,7 +72,7 @@ public final class ServerSideApply {
         body.put("metadata", metadata);
         body.put("status", status);
         String json = client.getKubernetesSerialization().asJson(body);
-        return client.resource(target).subresource("status").patch(context(fieldManager), json);
+        return client.resource(WriteTargets.of(target)).subresource("status").patch(context(fieldManager), json);
     }
 
     private static PatchContext context(String fieldManager) {

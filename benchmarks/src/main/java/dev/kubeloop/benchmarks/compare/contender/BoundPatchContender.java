@@ -14,15 +14,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * "bound+patch": the bare informer hands keys to W plain threads through an unbounded FIFO, and
- * each thread reads the cached object and writes its status with the smallest request there is
- * (a JSON merge patch of {@code status.observedGeneration}). No dedup, no rate limiting, no
- * retries beyond putting a failed key back: what any framework must pay to do the work.
+ * each thread reads the cached object and writes its status with the smallest request of the
+ * invocation's {@link StatusWrite}: a JSON merge patch of {@code status.observedGeneration}, or
+ * a forced server-side apply of just that field. No dedup, no rate limiting, no retries beyond
+ * putting a failed key back: what any framework must pay to do the work.
  */
 final class BoundPatchContender implements Contender {
+
+    private static final PatchContext SSA = new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY)
+            .withFieldManager("bound-patch").withForce(true).build();
 
     private final KubernetesClient client;
     private final String namespace;
     private final int workers;
+    private final StatusWrite write;
     private final ReconcileProbe probe;
     private final BlockingQueue<String> keys = new LinkedBlockingQueue<>();
     private final BareInformer informer;
@@ -32,6 +37,7 @@ final class BoundPatchContender implements Contender {
         this.client = ClientFactory.create(options.masterUrl(), options.namespace());
         this.namespace = options.namespace();
         this.workers = options.workers();
+        this.write = options.write();
         this.probe = probe;
         this.informer = new BareInformer(client, namespace, resource -> keys.add(resource.getMetadata().getName()));
         AtomicInteger threadNumber = new AtomicInteger();
@@ -73,9 +79,16 @@ final class BoundPatchContender implements Contender {
         // a stub with just the name: fabric8 clones the item it is given, and needs it only for the URL
         BenchResource target = new BenchResource();
         target.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
-        client.resources(BenchResource.class).inNamespace(namespace).resource(target).subresource("status")
-                .patch(PatchContext.of(PatchType.JSON_MERGE),
-                        "{\"status\":{\"observedGeneration\":" + resource.generation() + "}}");
+        var status = client.resources(BenchResource.class).inNamespace(namespace).resource(target).subresource("status");
+        if (write == StatusWrite.SSA) {
+            status.patch(SSA, "{\"apiVersion\":\"" + BenchResource.GROUP + "/" + BenchResource.VERSION
+                    + "\",\"kind\":\"" + BenchResource.KIND + "\",\"metadata\":{\"name\":\"" + name
+                    + "\",\"namespace\":\"" + namespace + "\"},\"status\":{\"observedGeneration\":"
+                    + resource.generation() + "}}");
+        } else {
+            status.patch(PatchContext.of(PatchType.JSON_MERGE),
+                    "{\"status\":{\"observedGeneration\":" + resource.generation() + "}}");
+        }
     }
 
     @Override

@@ -12,9 +12,10 @@ import java.util.Map;
  * @param workers worker threads (reconciles at once)
  * @param track whether the probe records which object generations were seen
  * @param awaitInitial if positive, report SEEN (id "initial") once that many objects were seen
+ * @param write how the status is written ({@link StatusWrite})
  */
 public record ContenderOptions(String contender, String masterUrl, String namespace, int workers, boolean track,
-        int awaitInitial) {
+        int awaitInitial, StatusWrite write) {
 
     public static ContenderOptions parse(String[] args) {
         Map<String, String> values = new HashMap<>();
@@ -31,7 +32,8 @@ public record ContenderOptions(String contender, String masterUrl, String namesp
                 require(values, "namespace"),
                 Integer.parseInt(values.getOrDefault("workers", "4")),
                 Boolean.parseBoolean(values.getOrDefault("track", "true")),
-                Integer.parseInt(values.getOrDefault("await-initial", "0")));
+                Integer.parseInt(values.getOrDefault("await-initial", "0")),
+                StatusWrite.parse(values.getOrDefault("write", "ssa")));
     }
 
     private static String require(Map<String, String> values, String key) {

@@ -1,6 +1,7 @@
 package dev.kubeloop.benchmarks.compare.scenario;
 
 import dev.kubeloop.benchmarks.compare.contender.ContenderMain;
+import dev.kubeloop.benchmarks.compare.contender.StatusWrite;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,9 +25,10 @@ import java.util.Set;
  *     (written by an unreported training run before the first round)
  * @param aotContenders contenders started with an ahead-of-time cache of their own (JDK 25 and later:
  *     JEP 483, 514 and 515; written by an unreported training run before the first round)
+ * @param write how every writing contender writes the status (the same request for all)
  */
 public record LaunchSettings(String heap, int workers, Path outDir, Set<String> jfrContenders, Duration timeout,
-        Duration settle, Set<String> cdsContenders, Set<String> aotContenders) {
+        Duration settle, Set<String> cdsContenders, Set<String> aotContenders, StatusWrite write) {
 
     List<String> command(String contender, String runName, List<String> contenderArgs) {
         List<String> command = new ArrayList<>();

@@ -56,7 +56,8 @@ public final class ScenarioContext {
                 "--namespace=" + session.namespace(),
                 "--workers=" + settings.workers(),
                 "--track=" + track,
-                "--await-initial=" + awaitInitial));
+                "--await-initial=" + awaitInitial,
+                "--write=" + settings.write().flag()));
         if (session.masterUrl() != null) {
             args.add("--master=" + session.masterUrl());
         }

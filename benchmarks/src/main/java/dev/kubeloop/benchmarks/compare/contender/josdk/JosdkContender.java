@@ -4,13 +4,14 @@ import dev.kubeloop.benchmarks.compare.contender.ClientFactory;
 import dev.kubeloop.benchmarks.compare.contender.Contender;
 import dev.kubeloop.benchmarks.compare.contender.ContenderOptions;
 import dev.kubeloop.benchmarks.compare.contender.ReconcileProbe;
+import dev.kubeloop.benchmarks.compare.contender.StatusWrite;
 import io.javaoperatorsdk.operator.Operator;
 
 /**
  * "josdk": {@code io.javaoperatorsdk:operator-framework-core} with W reconciliation threads and
- * the shared client configuration. Server-side apply for status patches is switched off (JOSDK
- * then sends a JSON patch computed from the diff), because the mock server cannot apply; the same
- * setting is kept on a real server so the two tables compare the same requests.
+ * the shared client configuration. Server-side apply of the primary's status is on only when the
+ * invocation writes with it ({@link StatusWrite#SSA}); with {@link StatusWrite#MERGE} the
+ * reconciler sends the merge patch itself (see {@link JosdkBenchReconciler}).
  * {@link Operator#start()} returns once the informers are synced.
  */
 public final class JosdkContender implements Contender {
@@ -21,9 +22,9 @@ public final class JosdkContender implements Contender {
         operator = new Operator(overrider -> overrider
                 .withKubernetesClient(ClientFactory.create(options.masterUrl(), options.namespace()))
                 .withConcurrentReconciliationThreads(options.workers())
-                .withUseSSAToPatchPrimaryResource(false)
+                .withUseSSAToPatchPrimaryResource(options.write() == StatusWrite.SSA)
                 .withCloseClientOnStop(true));
-        operator.register(new JosdkBenchReconciler(probe), config -> config.settingNamespace(options.namespace()));
+        operator.register(new JosdkBenchReconciler(probe, options.write()), config -> config.settingNamespace(options.namespace()));
     }
 
     @Override
