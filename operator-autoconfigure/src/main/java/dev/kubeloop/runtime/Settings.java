@@ -22,6 +22,9 @@ public final class Settings {
 
     // first: the settings below use them while the class initializes
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern QUALIFIED_NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
     private static final Pattern SIMPLE_DURATION = Pattern.compile("(-?\\d+)(ns|us|ms|s|m|h|d)?");
 
     /** Whether Kubeloop runs at all (Spring Boot only). */
@@ -145,6 +148,21 @@ public final class Settings {
     /** Every setting of this catalog. */
     public static List<Setting<?>> all() {
         return ALL;
+    }
+
+    /**
+     * True for a qualified name, what label and annotation keys must be: an optional DNS subdomain
+     * prefix and a slash, then a name of at most 63 characters (alphanumerics, {@code -_.}, starting
+     * and ending alphanumeric).
+     */
+    public static boolean isQualifiedName(String key) {
+        if (key == null) {
+            return false;
+        }
+        int slash = key.indexOf('/');
+        String name = key.substring(slash + 1);
+        boolean prefixOk = slash < 0 || (slash <= 253 && DNS_SUBDOMAIN.matcher(key.substring(0, slash)).matches());
+        return prefixOk && name.length() <= 63 && QUALIFIED_NAME.matcher(name).matches();
     }
 
     /** True for a DNS label: what namespace and reconciler names must be. */
