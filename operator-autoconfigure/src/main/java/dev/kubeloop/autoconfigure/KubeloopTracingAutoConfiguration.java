@@ -1,13 +1,11 @@
 package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.observation.ObservationTracing;
-import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.Settings;
 import dev.kubeloop.runtime.Tracing;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -25,21 +23,14 @@ import org.springframework.context.annotation.Conditional;
 @AutoConfiguration(before = KubeloopAutoConfiguration.class, afterName =
         "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
 @ConditionalOnClass(ObservationRegistry.class)
-@ConditionalOnBooleanProperty(name = "kubeloop.tracing.enabled", matchIfMissing = true)
-@Conditional(OnKubeloopEnabledCondition.class)
+@Conditional({OnKubeloopEnabledCondition.class, OnTracingEnabledCondition.class})
 @EnableConfigurationProperties(KubeloopTracingProperties.class)
 public final class KubeloopTracingAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
     Tracing kubeloopTracing(ObjectProvider<ObservationRegistry> registry, KubeloopTracingProperties properties) {
-        String annotation = properties.getAnnotation();
-        if (!Settings.isQualifiedName(annotation)) {
-            throw new KubeloopConfigurationException("Property kubeloop.tracing.annotation has an invalid value '"
-                    + annotation + "': it must be an annotation key (an optional DNS subdomain and '/', then a name "
-                    + "of at most 63 characters).", "Set kubeloop.tracing.annotation to a key such as "
-                    + Tracing.DEFAULT_ANNOTATION + ", or remove it to use that one.", null);
-        }
+        String annotation = Settings.TRACING_ANNOTATION.check(properties.getAnnotation());
         return new ObservationTracing(registry.getIfAvailable(() -> ObservationRegistry.NOOP), annotation);
     }
 }

@@ -1,6 +1,6 @@
 package dev.kubeloop.autoconfigure;
 
-import dev.kubeloop.runtime.Tracing;
+import dev.kubeloop.runtime.Settings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -16,13 +16,13 @@ public class KubeloopTracingProperties {
      * Whether Kubeloop observes reconciles, API requests and webhook requests when the application
      * has an ObservationRegistry. Off, the runtime traces nothing and costs nothing per key.
      */
-    private boolean enabled = true;
+    private boolean enabled = Settings.TRACING_ENABLED.defaultValue();
 
     /**
      * The annotation whose W3C traceparent a reconcile of the object's own change joins: a client or
      * another operator writes it to connect its trace with the reconcile that follows.
      */
-    private String annotation = Tracing.DEFAULT_ANNOTATION;
+    private String annotation = Settings.TRACING_ANNOTATION.defaultValue();
 
     public boolean isEnabled() {
         return enabled;
