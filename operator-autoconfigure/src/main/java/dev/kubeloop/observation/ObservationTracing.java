@@ -4,7 +4,9 @@ import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.observation.KubeloopObservations.ReconcileKeys;
 import dev.kubeloop.observation.KubeloopObservations.RequestKeys;
 import dev.kubeloop.observation.KubeloopObservations.StepKeys;
+import dev.kubeloop.observation.KubeloopObservations.WebhookKeys;
 import dev.kubeloop.runtime.Tracing;
+import io.micrometer.common.docs.KeyName;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Objects;
@@ -62,7 +64,17 @@ public final class ObservationTracing implements Tracing {
         if (reconcile.causeObject() != null) {
             observation.highCardinalityKeyValue(ReconcileKeys.CAUSE_OBJECT.withValue(reconcile.causeObject()));
         }
-        return new Observed(observation.start(), reconcile.controller(), Thread.currentThread());
+        return new Observed(observation.start(), reconcile.controller(), Thread.currentThread(), ReconcileKeys.OUTCOME);
+    }
+
+    @Override
+    public Span webhook(String path, String traceparent) {
+        WebhookObservationContext context = new WebhookObservationContext(path, traceparent);
+        Observation observation = Observation.createNotStarted(KubeloopObservations.WEBHOOK.getName(), () -> context,
+                registry)
+                .contextualName("webhook " + path)
+                .lowCardinalityKeyValue(WebhookKeys.WEBHOOK.withValue(path));
+        return new Observed(observation.start(), null, Thread.currentThread(), WebhookKeys.CODE);
     }
 
     /** A started observation as the runtime's span; its children are created with it as parent. */
@@ -72,11 +84,14 @@ public final class ObservationTracing implements Tracing {
         private final String controller;
         /** The reconcile's thread: a request sent there nests under the step current there. */
         private final Thread owner;
+        /** The attribute {@link #end} writes the outcome into. */
+        private final KeyName outcomeKey;
 
-        Observed(Observation observation, String controller, Thread owner) {
+        Observed(Observation observation, String controller, Thread owner, KeyName outcomeKey) {
             this.observation = observation;
             this.controller = controller;
             this.owner = owner;
+            this.outcomeKey = outcomeKey;
         }
 
         @Override
@@ -94,7 +109,7 @@ public final class ObservationTracing implements Tracing {
                     .lowCardinalityKeyValue(StepKeys.STEP.withValue(step))
                     .highCardinalityKeyValue(ReconcileKeys.KEY.withValue(target.toString()))
                     .start();
-            return new Observed(child, controller, owner);
+            return new Observed(child, controller, owner, ReconcileKeys.OUTCOME);
         }
 
         @Override
@@ -109,7 +124,7 @@ public final class ObservationTracing implements Tracing {
                     () -> context, registry)
                     .parentObservation(parent)
                     .contextualName(method + " " + resource)
-                    .lowCardinalityKeyValue(ReconcileKeys.CONTROLLER.withValue(controller))
+                    .lowCardinalityKeyValue(ReconcileKeys.CONTROLLER.withValue(String.valueOf(controller)))
                     .lowCardinalityKeyValue(RequestKeys.METHOD.withValue(method))
                     .lowCardinalityKeyValue(RequestKeys.RESOURCE.withValue(resource))
                     .highCardinalityKeyValue(RequestKeys.PATH.withValue(path))
@@ -140,7 +155,7 @@ public final class ObservationTracing implements Tracing {
 
         @Override
         public void end(String outcome, Throwable error) {
-            observation.lowCardinalityKeyValue(ReconcileKeys.OUTCOME.withValue(outcome));
+            observation.lowCardinalityKeyValue(outcomeKey.withValue(outcome));
             if (error != null) {
                 observation.highCardinalityKeyValue(ReconcileKeys.ERROR.withValue(error.getClass().getSimpleName() + ": "
                         + error.getMessage()));

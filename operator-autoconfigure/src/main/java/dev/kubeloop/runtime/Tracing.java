@@ -30,6 +30,11 @@ public interface Tracing {
         public Span reconcile(Reconcile reconcile) {
             throw new IllegalStateException("tracing is off");
         }
+
+        @Override
+        public Span webhook(String path, String traceparent) {
+            throw new IllegalStateException("tracing is off");
+        }
     };
 
     /** The annotation a client or another operator writes a W3C traceparent into (docs/tracing.md). */
@@ -48,6 +53,12 @@ public interface Tracing {
      * {@code reconcile.parent()} carries a W3C {@code traceparent}, the span joins that trace.
      */
     Span reconcile(Reconcile reconcile);
+
+    /**
+     * Starts the span of one webhook request at {@code path}, joining the API server's trace when
+     * the request carries its {@code traceparent} header (a kube-apiserver with tracing on sends it).
+     */
+    Span webhook(String path, String traceparent);
 
     /**
      * What the runtime knows when a reconcile starts.
