@@ -10,6 +10,7 @@ import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.Setting;
 import dev.kubeloop.runtime.Settings;
 import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.runtime.Tracing;
 import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.runtime.manager.ControllerObserver;
 import dev.kubeloop.runtime.manager.WorkGate;
@@ -36,11 +37,12 @@ final class ControllerManagerFactory {
     }
 
     static ControllerManager create(KubernetesClient client, KubeloopProperties properties,
-            List<ReconcilerBean> reconcilers, List<ControllerObserver> observers, WorkGate gate) {
+            List<ReconcilerBean> reconcilers, List<ControllerObserver> observers, WorkGate gate, Tracing tracing) {
         // each builder method checks its value against the runtime's catalog (Settings), whose
         // KubeloopConfigurationException names the property, the value and what it accepts
         ControllerManager.Builder builder = ControllerManager.builder(client)
                 .workGate(gate)
+                .tracing(tracing)
                 .stripManagedFields(properties.isStripManagedFields())
                 .rateLimiter(rateLimiters(properties.getRateLimiter()))
                 .listPageSize(properties.getInformerListPageSize())

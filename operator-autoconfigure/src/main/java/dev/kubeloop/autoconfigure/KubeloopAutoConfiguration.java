@@ -2,6 +2,7 @@ package dev.kubeloop.autoconfigure;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kubeloop.runtime.Tracing;
 import dev.kubeloop.runtime.manager.ControllerManager;
 import dev.kubeloop.runtime.manager.ControllerObserver;
 import dev.kubeloop.runtime.manager.WorkGate;
@@ -68,10 +69,10 @@ public final class KubeloopAutoConfiguration {
     @ConditionalOnMissingBean
     ControllerManager kubeloopControllerManager(KubernetesClient kubernetesClient, KubeloopProperties properties,
             ListableBeanFactory beanFactory, ObjectProvider<ControllerObserver> observers,
-            ObjectProvider<WorkGate> workGate) {
+            ObjectProvider<WorkGate> workGate, ObjectProvider<Tracing> tracing) {
         ControllerManager manager = ControllerManagerFactory.create(kubernetesClient, properties,
                 ReconcilerBean.findAll(beanFactory), observers.orderedStream().toList(),
-                workGate.getIfAvailable(WorkGate::alwaysOpen));
+                workGate.getIfAvailable(WorkGate::alwaysOpen), tracing.getIfAvailable(() -> Tracing.OFF));
         if (!WebhookBeans.servesConversions(beanFactory)) {
             manager.startCaches();
         }

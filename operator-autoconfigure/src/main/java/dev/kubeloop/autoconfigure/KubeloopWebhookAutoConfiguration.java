@@ -1,5 +1,6 @@
 package dev.kubeloop.autoconfigure;
 
+import dev.kubeloop.runtime.Tracing;
 import dev.kubeloop.health.WebhookHealthIndicator;
 import dev.kubeloop.metrics.WebhookMetrics;
 import dev.kubeloop.webhook.ThrowawayCertificates;
@@ -62,10 +63,11 @@ public final class KubeloopWebhookAutoConfiguration {
         @ConditionalOnMissingBean
         WebhookServer kubeloopWebhookServer(Webhooks kubeloopWebhooks, KubeloopProperties properties,
                 SslBundles sslBundles, ObjectProvider<WebhookObserver> observers,
-                ObjectProvider<ThrowawayCertificates> kubeloopDevWebhookCertificates) {
+                ObjectProvider<ThrowawayCertificates> kubeloopDevWebhookCertificates, ObjectProvider<Tracing> tracing) {
             List<WebhookObserver> all = observers.orderedStream().toList();
             return WebhookServerFactory.create(kubeloopWebhooks, properties.getWebhook(), sslBundles,
-                    kubeloopDevWebhookCertificates.getIfAvailable(), all.isEmpty() ? List.of(WebhookObserver.none()) : all);
+                    kubeloopDevWebhookCertificates.getIfAvailable(), all.isEmpty() ? List.of(WebhookObserver.none()) : all,
+                    tracing.getIfAvailable(() -> Tracing.OFF));
         }
 
         @Bean

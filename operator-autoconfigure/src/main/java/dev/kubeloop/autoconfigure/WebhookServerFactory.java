@@ -1,5 +1,6 @@
 package dev.kubeloop.autoconfigure;
 
+import dev.kubeloop.runtime.Tracing;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.webhook.ServerTls;
 import dev.kubeloop.webhook.ThrowawayCertificates;
@@ -27,7 +28,7 @@ final class WebhookServerFactory {
      * the SSL bundle's certificate).
      */
     static WebhookServer create(Webhooks webhooks, KubeloopProperties.Webhook properties, SslBundles bundles,
-            ThrowawayCertificates devCertificates, List<WebhookObserver> observers) {
+            ThrowawayCertificates devCertificates, List<WebhookObserver> observers, Tracing tracing) {
         int port = WebhookSettings.PORT.check(properties.getPort());
         int threads = WebhookSettings.THREADS.check(properties.getThreads());
         // every value checked before the SSL bundle is looked up, so a wrong one is named first
@@ -43,7 +44,7 @@ final class WebhookServerFactory {
         return WebhookServer.builder(webhooks, tls).address(address).port(port).threads(threads)
                 .maxConnections(maxConnections).handshakeTimeout(handshakeTimeout).idleTimeout(idleTimeout)
                 .requestTimeout(requestTimeout).bodyBudget(bodyBudget)
-                .observer(all(observers)).build();
+                .observer(all(observers)).tracing(tracing).build();
     }
 
     private static InetAddress address(String address) {

@@ -22,6 +22,9 @@ public final class Settings {
 
     // first: the settings below use them while the class initializes
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern QUALIFIED_NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
     private static final Pattern SIMPLE_DURATION = Pattern.compile("(-?\\d+)(ns|us|ms|s|m|h|d)?");
 
     /** Whether Kubeloop runs at all (Spring Boot only). */
@@ -87,6 +90,12 @@ public final class Settings {
     public static final Setting<Integer> INTROSPECTION_LAST_ERRORS = Setting.of("introspection.last-errors", 20,
             "a whole number of 0 or more", count -> count >= 0);
 
+    /** Whether reconciles, their API requests and webhook requests are observed (with an ObservationRegistry). */
+    public static final Setting<Boolean> TRACING_ENABLED = Setting.any("tracing.enabled", true, "true or false");
+    /** The annotation whose W3C traceparent a reconcile of the object's own change joins. */
+    public static final Setting<String> TRACING_ANNOTATION = Setting.of("tracing.annotation",
+            Tracing.DEFAULT_ANNOTATION, "an annotation key such as example.com/traceparent (an optional DNS subdomain "
+                    + "and a slash, then a name of at most 63 characters)", Settings::isQualifiedName);
     /** Worker threads of one reconciler. */
     public static final Setting<Integer> WORKERS = Setting.of("reconcilers.*.workers",
             (Integer) annotationDefault("workers"), "a whole number of 1 or more", workers -> workers >= 1);
@@ -133,7 +142,7 @@ public final class Settings {
             "a domain-qualified name such as example.com/cleanup", finalizer -> true);
 
     private static final List<Setting<?>> ALL = List.of(ENABLED, NAMESPACES, CACHE_SYNC_TIMEOUT, SHUTDOWN_TIMEOUT,
-            EXIT_ZERO_ON_SIGTERM,
+            EXIT_ZERO_ON_SIGTERM, TRACING_ENABLED, TRACING_ANNOTATION,
             STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, EXIT_WHEN_READY, READ_YOUR_WRITES,
             OPTIONAL_TYPE_POLL_INTERVAL, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
             RATE_LIMITER_QPS, RATE_LIMITER_BURST, INTROSPECTION_LAST_ERRORS, WORKERS, RECONCILER_NAMESPACES,
@@ -145,6 +154,21 @@ public final class Settings {
     /** Every setting of this catalog. */
     public static List<Setting<?>> all() {
         return ALL;
+    }
+
+    /**
+     * True for a qualified name, what label and annotation keys must be: an optional DNS subdomain
+     * prefix and a slash, then a name of at most 63 characters (alphanumerics, {@code -_.}, starting
+     * and ending alphanumeric).
+     */
+    public static boolean isQualifiedName(String key) {
+        if (key == null) {
+            return false;
+        }
+        int slash = key.indexOf('/');
+        String name = key.substring(slash + 1);
+        boolean prefixOk = slash < 0 || (slash <= 253 && DNS_SUBDOMAIN.matcher(key.substring(0, slash)).matches());
+        return prefixOk && name.length() <= 63 && QUALIFIED_NAME.matcher(name).matches();
     }
 
     /** True for a DNS label: what namespace and reconciler names must be. */

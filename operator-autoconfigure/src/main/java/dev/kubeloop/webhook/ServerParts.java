@@ -1,5 +1,6 @@
 package dev.kubeloop.webhook;
 
+import dev.kubeloop.runtime.Tracing;
 import java.time.Duration;
 import java.util.concurrent.ThreadPoolExecutor;
 
@@ -20,11 +21,13 @@ final class ServerParts {
     final InFlight inFlight;
     final Duration idleTimeout;
     final Duration requestTimeout;
+    /** Traces each request while its webhook runs ({@link Tracing#OFF}: nothing). */
+    final Tracing tracing;
     volatile boolean draining;
 
     ServerParts(WebhookHttpHandler handler, WebhookObserver observer, ThreadPoolExecutor workers, BodyBudget budget,
             ConnectionLimit limit, WebhookServerStats stats, InFlight inFlight, Duration idleTimeout,
-            Duration requestTimeout) {
+            Duration requestTimeout, Tracing tracing) {
         this.handler = handler;
         this.observer = observer;
         this.workers = workers;
@@ -34,5 +37,6 @@ final class ServerParts {
         this.inFlight = inFlight;
         this.idleTimeout = idleTimeout;
         this.requestTimeout = requestTimeout;
+        this.tracing = tracing;
     }
 }

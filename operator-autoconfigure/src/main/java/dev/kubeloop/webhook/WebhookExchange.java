@@ -1,5 +1,6 @@
 package dev.kubeloop.webhook;
 
+import dev.kubeloop.runtime.Tracing;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
@@ -56,8 +57,11 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
     private State state = State.WAITING;
     private ScheduledFuture<?> deadline;
     private boolean begun;
+    private static final String TRACEPARENT = "traceparent";
     private Webhook webhook;
     private long started;
+    /** The request's W3C traceparent header (the API server's trace), read only while tracing is on. */
+    private String traceparent;
     private boolean keepAlive;
     private CompositeByteBuf body;
     private long reserved;
@@ -137,6 +141,7 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
             refusal = parts.handler.notFound(path);
         } else {
             started = System.nanoTime();
+            traceparent = parts.tracing.on() ? request.headers().get(TRACEPARENT) : null;
             parts.observer.requestStarted(webhook);
             refusal = parts.handler.refusal(webhook, request.method().name(),
                     request.headers().get(HttpHeaderNames.CONTENT_TYPE), length);
@@ -222,6 +227,7 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
         long held = reserved;
         reserved = 0;
         Webhook target = webhook;
+        String parent = traceparent;
         parts.inFlight.begin();
         try {
             parts.workers.execute(new WaitingRequest(() -> {
@@ -229,7 +235,7 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
                 long[] holding = {held};
                 try {
                     WebhookAnswer refused = weigh(bytes, holding);
-                    answer = refused != null ? refused : parts.handler.answer(target, bytes);
+                    answer = refused != null ? refused : traced(target, bytes, parent);
                     if (answer.userCodeFailure() != null) {
                         parts.observer.userCodeFailed(target, answer.userCodeFailure());
                     }
@@ -246,6 +252,26 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
             parts.budget.release(held);
             answer(ctx, WebhookAnswer.text(503, "All " + parts.workers.getMaximumPoolSize()
                     + " webhook threads are busy and " + parts.workers.getQueue().size() + " requests wait; retry"));
+        }
+    }
+
+    /**
+     * The webhook's answer, in a span of its own while tracing is on (current on this thread, so that
+     * the validator's log lines carry its trace id): it joins the API server's trace when the request
+     * carries one.
+     */
+    private WebhookAnswer traced(Webhook target, byte[] bytes, String parent) {
+        if (!parts.tracing.on()) {
+            return parts.handler.answer(target, bytes);
+        }
+        Tracing.Span span = parts.tracing.webhook(target.path(), parent);
+        WebhookAnswer answer = null;
+        try (Tracing.Scope scope = span.open()) {
+            answer = parts.handler.answer(target, bytes);
+            return answer;
+        } finally {
+            span.end(answer == null ? "500" : String.valueOf(answer.status()),
+                    answer == null ? null : answer.userCodeFailure());
         }
     }
 

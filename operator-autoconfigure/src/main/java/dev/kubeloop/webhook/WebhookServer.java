@@ -1,6 +1,7 @@
 package dev.kubeloop.webhook;
 
 import dev.kubeloop.runtime.NamedThreadFactory;
+import dev.kubeloop.runtime.Tracing;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -71,6 +72,7 @@ public final class WebhookServer {
     private final int port;
     private final int threads;
     private final WebhookObserver observer;
+    private final Tracing tracing;
     private final int maxConnections;
     private final Duration handshakeTimeout;
     private final Duration idleTimeout;
@@ -94,6 +96,7 @@ public final class WebhookServer {
         this.port = builder.port;
         this.threads = builder.threads;
         this.observer = builder.observer;
+        this.tracing = builder.tracing;
         this.maxConnections = builder.maxConnections;
         this.handshakeTimeout = builder.handshakeTimeout;
         this.idleTimeout = builder.idleTimeout;
@@ -124,7 +127,7 @@ public final class WebhookServer {
         ChannelGroup connections = new DefaultChannelGroup("kubeloop-webhook", GlobalEventExecutor.INSTANCE);
         ConnectionLimit limit = new ConnectionLimit(maxConnections, stats);
         ServerParts parts = new ServerParts(new WebhookHttpHandler(webhooks), observer, workers, budget, limit, stats,
-                new InFlight(), idleTimeout, requestTimeout);
+                new InFlight(), idleTimeout, requestTimeout, tracing);
         ServerBootstrap bootstrap = new ServerBootstrap().group(acceptor, io).channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -243,6 +246,7 @@ public final class WebhookServer {
         private int port = WebhookSettings.PORT.defaultValue();
         private int threads = WebhookSettings.THREADS.defaultValue();
         private WebhookObserver observer = WebhookObserver.none();
+        private Tracing tracing = Tracing.OFF;
         private int maxConnections = WebhookSettings.MAX_CONNECTIONS.defaultValue();
         private Duration handshakeTimeout = WebhookSettings.HANDSHAKE_TIMEOUT.defaultValue();
         private Duration idleTimeout = WebhookSettings.IDLE_TIMEOUT.defaultValue();
@@ -271,6 +275,12 @@ public final class WebhookServer {
 
         public Builder threads(int threads) {
             this.threads = WebhookSettings.THREADS.check(threads);
+            return this;
+        }
+
+        /** Traces every request while its webhook runs (docs/tracing.md); {@link Tracing#OFF} by default. */
+        public Builder tracing(Tracing tracing) {
+            this.tracing = Objects.requireNonNull(tracing, "tracing");
             return this;
         }
 

@@ -61,10 +61,10 @@ class LayeringTest {
                     "io.fabric8.kubernetes.client.utils..", "io.fabric8.zjsonpatch..", "com.fasterxml.jackson..",
                     "org.slf4j..");
 
-    /** Metrics use Micrometer, never Spring; health uses Spring Boot's health API only. */
+    /** Metrics and tracing use Micrometer, never Spring; health uses Spring Boot's health API only. */
     @ArchTest
-    static final ArchRule metricsUseNoSpring = noClasses().that().resideInAPackage("dev.kubeloop.metrics..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.springframework..");
+    static final ArchRule metricsUseNoSpring = noClasses().that().resideInAnyPackage("dev.kubeloop.metrics..",
+            "dev.kubeloop.observation..").should().dependOnClassesThat().resideInAnyPackage("org.springframework..");
 
     @ArchTest
     static final ArchRule healthUsesOnlySpringBootsHealthApi = classes().that()
@@ -90,6 +90,7 @@ class LayeringTest {
             .layer("leader").definedBy("dev.kubeloop.leader..")
             .layer("webhook").definedBy(WEBHOOK)
             .layer("metrics").definedBy("dev.kubeloop.metrics..")
+            .layer("observation").definedBy("dev.kubeloop.observation..")
             .layer("health").definedBy("dev.kubeloop.health..")
             .layer("introspection").definedBy("dev.kubeloop.introspection..")
             .layer("autoconfigure").definedBy("dev.kubeloop.autoconfigure..")
@@ -97,6 +98,7 @@ class LayeringTest {
             .whereLayer("introspection").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("health").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("metrics").mayOnlyBeAccessedByLayers("autoconfigure")
+            .whereLayer("observation").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("leader").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("webhook").mayOnlyBeAccessedByLayers("metrics", "health", "autoconfigure")
             .whereLayer("manager").mayOnlyBeAccessedByLayers("leader", "metrics", "health", "introspection",
@@ -109,7 +111,7 @@ class LayeringTest {
             .whereLayer("cache").mayOnlyBeAccessedByLayers("handler", "controller", "manager", "leader", "metrics",
                     "health", "introspection", "autoconfigure")
             .whereLayer("runtime base").mayOnlyBeAccessedByLayers("cache", "client", "event", "handler", "controller",
-                    "manager", "leader", "webhook", "metrics", "health", "introspection", "autoconfigure")
+                    "manager", "leader", "webhook", "metrics", "observation", "health", "introspection", "autoconfigure")
             .whereLayer("queue").mayOnlyBeAccessedByLayers("runtime base", "cache", "client", "event", "handler",
                     "controller", "manager", "leader", "metrics", "health", "introspection", "autoconfigure");
 }

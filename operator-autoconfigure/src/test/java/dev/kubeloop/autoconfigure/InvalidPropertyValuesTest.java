@@ -71,6 +71,10 @@ class InvalidPropertyValuesTest {
             new Case("kubeloop.strip-managed-fields", "perhaps", "invalid value 'perhaps'", "true or false"),
             new Case("kubeloop.exit-when-ready", "soon", "invalid value 'soon'", "true or false"),
             new Case("kubeloop.read-your-writes", "mostly", "invalid value 'mostly'", "true or false"),
+            new Case("kubeloop.tracing.enabled", "sampled", "Property kubeloop.tracing.enabled has an invalid value "
+                    + "'sampled'", "true or false"),
+            new Case("kubeloop.tracing.annotation", "trace parent", "Property kubeloop.tracing.annotation has an "
+                    + "invalid value 'trace parent'", "an annotation key such as example.com/traceparent"),
             new Case("kubeloop.informer-list-page-size", "many", "invalid value 'many'", "a whole number"),
             new Case("kubeloop.optional-type-poll-interval", "often", "invalid value 'often'", "a positive duration"),
             new Case("kubeloop.optional-type-poll-interval", "0s", "Property kubeloop.optional-type-poll-interval "
@@ -217,7 +221,7 @@ class InvalidPropertyValuesTest {
                 .withConfiguration(AutoConfigurations.of(KubeloopAutoConfiguration.class,
                         ShardingAutoConfiguration.class, LeaderElectionAutoConfiguration.class,
                         SslAutoConfiguration.class,
-                        KubeloopWebhookAutoConfiguration.class))
+                        KubeloopWebhookAutoConfiguration.class, KubeloopTracingAutoConfiguration.class))
                 .withUserConfiguration(ScanningApplication.class)
                 .withBean(KubernetesClient.class, cluster::client)
                 .withBean(WidgetValidator.class)

@@ -1,5 +1,6 @@
 package dev.kubeloop.runtime.client;
 
+import dev.kubeloop.runtime.Tracing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.impl.BaseClient;
@@ -28,11 +29,14 @@ public final class FencedClients {
     /** null when requests are not fenced: no gate asks for it, or the client cannot be derived. */
     private final BaseClient base;
     private final HttpClient intercepted;
+    /** null when the client cannot be derived: then requests are neither fenced nor traced. */
+    private final BaseClient derivable;
 
     /** @param fenced whether a gate fences this replica's writes (leader election, sharding) */
     public FencedClients(KubernetesClient client, boolean fenced) {
         this.client = client;
         BaseClient derivable = client instanceof BaseClient impl ? impl : null;
+        this.derivable = derivable;
         if (fenced && derivable == null) {
             log.warn("Writes are not fenced: the KubernetesClient is a {}, not fabric8's implementation, so a replica "
                     + "paused past its Lease may write after another took over", client.getClass().getName());
@@ -44,10 +48,23 @@ public final class FencedClients {
 
     /** The fence of one reconcile, opened on its thread; close it when the reconcile ends. */
     public RequestFence open(BooleanSupplier holds) {
-        return new RequestFence(holds, this);
+        return new RequestFence(holds, this, null);
     }
 
-    KubernetesClient bind(RequestFence fence) {
+    /**
+     * The fence of one traced reconcile: its client also gives every request a child span of
+     * {@code span} ({@link RequestSpans}); with a client that cannot be derived, requests are not traced.
+     */
+    public RequestFence open(BooleanSupplier holds, Tracing.Span span) {
+        return new RequestFence(holds, this, span == null || derivable == null ? null : new RequestSpans(span));
+    }
+
+    KubernetesClient bind(RequestFence fence, RequestSpans spans) {
+        if (spans != null) {
+            HttpClient.DerivedClientBuilder http = (base == null ? derivable.getHttpClient() : intercepted).newBuilder();
+            // after the fence's check: a refused request is never sent, so it gets no span
+            return new Bound(derivable, http.tag(fence).addOrReplaceInterceptor(RequestSpans.NAME, spans).build());
+        }
         if (base == null) {
             return client;
         }

@@ -42,12 +42,15 @@ public final class RequestFence implements AutoCloseable {
     private final BooleanSupplier holds;
     private final Thread owner;
     private final KubernetesClient client;
+    /** The spans of the reconcile's requests, when it is traced; else null. */
+    private final RequestSpans spans;
     private boolean ended;
 
-    RequestFence(BooleanSupplier holds, FencedClients clients) {
+    RequestFence(BooleanSupplier holds, FencedClients clients, RequestSpans spans) {
         this.holds = Objects.requireNonNull(holds, "holds");
         this.owner = Thread.currentThread();
-        this.client = clients.bind(this);
+        this.spans = spans;
+        this.client = clients.bind(this, spans);
     }
 
     /** The client of this reconcile: the manager's, with every write checked against this fence. */
@@ -59,6 +62,9 @@ public final class RequestFence implements AutoCloseable {
     @Override
     public synchronized void close() {
         ended = true;
+        if (spans != null) {
+            spans.close();
+        }
     }
 
     /** Throws if {@code request} may change something and this replica no longer holds what admitted the reconcile. */

@@ -4,6 +4,7 @@ import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ReconcileTrigger;
 import dev.kubeloop.queue.ItemState;
 import dev.kubeloop.queue.PriorityWorkQueue;
+import dev.kubeloop.queue.WorkQueue;
 import dev.kubeloop.queue.WorkQueueStats;
 import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.cache.ResourceCache;
@@ -28,6 +29,8 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
 
     private final ControllerConfig<T> config;
     private final PriorityWorkQueue<ObjectKey> queue;
+    /** The queue for adds: {@code queue}, or with tracing on the same queue noting each add's cause. */
+    private final WorkQueue<ObjectKey> adds;
     private final ResourceCache<T> primaryCache;
     /** The primary cache first, then the owned types' caches. */
     private final List<ResourceCache<?>> caches;
@@ -38,11 +41,13 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
     private final WriteTracker tracker;
     private final FailingKeys failing;
 
-    Controller(ControllerConfig<T> config, PriorityWorkQueue<ObjectKey> queue, ResourceCache<T> primaryCache,
+    Controller(ControllerConfig<T> config, PriorityWorkQueue<ObjectKey> queue, WorkQueue<ObjectKey> adds,
+            ResourceCache<T> primaryCache,
             List<ResourceCache<?>> caches, ReconcileActivity activity, Optional<String> finalizer,
             ControllerWorkers<T> workers, WriteStats writes, WriteTracker tracker, FailingKeys failing) {
         this.config = config;
         this.queue = queue;
+        this.adds = adds;
         this.primaryCache = primaryCache;
         this.caches = List.copyOf(caches);
         this.activity = activity;
@@ -137,8 +142,13 @@ public final class Controller<T extends HasMetadata> implements ReconcileTrigger
         if (workers.stopping() || queue.isShuttingDown()) {
             return false;
         }
-        queue.add(key, priority);
+        adds.add(key, priority);
         return true;
+    }
+
+    /** The queue for adds from outside the informers (noted as a {@code trigger} when traced). */
+    WorkQueue<ObjectKey> adds() {
+        return adds;
     }
 
     /** How many primaries this controller caches now (sharded: this replica's share). */

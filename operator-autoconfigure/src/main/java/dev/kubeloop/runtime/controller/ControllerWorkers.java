@@ -11,6 +11,7 @@ import dev.kubeloop.queue.PriorityWorkQueue;
 import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.queue.WorkQueue;
 import dev.kubeloop.runtime.NamedThreadFactory;
+import dev.kubeloop.runtime.Tracing;
 import dev.kubeloop.runtime.cache.CacheRequest;
 import dev.kubeloop.runtime.cache.InformerRegistry;
 import dev.kubeloop.runtime.cache.ResourceCache;
@@ -107,10 +108,11 @@ public final class ControllerWorkers<T extends HasMetadata> {
      * @param fence admits each reconcile (sharding: only primaries of the buckets this replica holds)
      * @param fencedClients the client of each reconcile: {@code client}, its writes checked against
      *     the reconcile's permit before they leave
+     * @param tracing traces reconciles ({@link Tracing#OFF}: nothing is wrapped or noted)
      */
     public record Services(KubernetesClient client, InformerRegistry informers, ReconcileTimeouts timeouts,
             Clock clock, int recentErrors, boolean readYourWrites, ReconcileFence fence,
-            FencedClients fencedClients) {
+            FencedClients fencedClients, Tracing tracing) {
     }
 
     /**
@@ -150,13 +152,16 @@ public final class ControllerWorkers<T extends HasMetadata> {
             listener.eventTakenIn(object, delete);
         };
         InformerRegistry informers = services.informers();
+        // tracing: every add notes why the key was queued; off, the handlers get the queue itself
+        QueueCauses causes = services.tracing().on() ? new QueueCauses() : null;
+        WorkQueue<ObjectKey> adds = causes == null ? queue : causes.queue(queue);
 
         EventPredicate<T> primaryFilter = config.generationAware() ? Predicates.generationAware() : Predicates.all();
         for (EventPredicate<? super T> filter : declared.primaryFilters()) {
             primaryFilter = primaryFilter.and(filter);
         }
         EventPredicate<T> primaryEvents = primaryFilter;
-        EnqueueRequestForObject<T> primaryHandler = new EnqueueRequestForObject<>(queue);
+        EventHandler<T> primaryHandler = recording(causes, "primary", new EnqueueRequestForObject<>(adds));
         // sharded (when the registry shards): a replica caches the primaries of the buckets it holds, and the
         // objects they own, which carry their owner's slot label
         this.primaryCache = register(informers, config.primaryType(), CacheRequest.of(config.primaryType())
@@ -164,14 +169,15 @@ public final class ControllerWorkers<T extends HasMetadata> {
                 .optional(declared.optionalPrimary()).resync(config.resyncPeriod())
                 .handlers(informer -> new InformerEventAdapter<>(observer, primaryEvents, primaryHandler, informer)), declared);
         List<ResourceCache<?>> all = new ArrayList<>(List.of(primaryCache));
-        EnqueueRequestForOwner ownerHandler = new EnqueueRequestForOwner(queue, config.primaryType());
-        ForeignBlockers blockers = new ForeignBlockers(queue);
+        EnqueueRequestForOwner ownerHandler = new EnqueueRequestForOwner(adds, config.primaryType());
+        ForeignBlockers blockers = new ForeignBlockers(adds);
+        EventHandler<HasMetadata> ownedHandler = recording(causes, "owned", EventHandler.both(ownerHandler, blockers));
         for (Class<? extends HasMetadata> owned : config.owns()) {
             // owner references never cross namespaces: owned objects live where their owners do
-            all.add(registerOwned(informers, owned, EventHandler.both(ownerHandler, blockers), declared));
+            all.add(registerOwned(informers, owned, ownedHandler, declared));
         }
         for (Watch<?> watch : declared.watches()) {
-            all.add(registerWatch(informers, watch, declared));
+            all.add(registerWatch(informers, watch, declared, adds, causes));
         }
         Class<?> reconcilerClass = config.reconcilerClass() != null ? config.reconcilerClass() : reconciler.getClass();
         FailingKeys failing = new FailingKeys(config.maxAttempts());
@@ -180,9 +186,15 @@ public final class ControllerWorkers<T extends HasMetadata> {
         this.handler = new ReconcileHandler<>(config, reconciler, queue, primaryCache, caches,
                 Set.copyOf(config.owns()), services.client(), events, services.timeouts(), finalizers, activity,
                 listener, writes, tracker, services.fence(), services.fencedClients(), failing, blockers,
-                LoggerFactory.getLogger(reconcilerClass));
-        this.controller = new Controller<>(config, queue, primaryCache, all, activity, finalizers.finalizer(), this,
-                writeStats, tracker, failing);
+                LoggerFactory.getLogger(reconcilerClass), services.tracing(), causes);
+        this.controller = new Controller<>(config, queue, adds, primaryCache, all, activity, finalizers.finalizer(),
+                this, writeStats, tracker, failing);
+    }
+
+    /** {@code handler}, telling {@code causes} which event it delivers; itself when not traced. */
+    private static <R extends HasMetadata> EventHandler<R> recording(QueueCauses causes, String source,
+            EventHandler<R> handler) {
+        return causes == null ? handler : causes.recording(source, handler);
     }
 
     private <R extends HasMetadata> ResourceCache<R> registerOwned(InformerRegistry informers, Class<R> type,
@@ -194,8 +206,9 @@ public final class ControllerWorkers<T extends HasMetadata> {
     }
 
     private <R extends HasMetadata> ResourceCache<R> registerWatch(InformerRegistry informers, Watch<R> watch,
-            WatchDeclarations<T> declared) {
-        EnqueueRequestsFromMapper<R> mapped = new EnqueueRequestsFromMapper<>(queue, watch.mapper(), caches);
+            WatchDeclarations<T> declared, WorkQueue<ObjectKey> adds, QueueCauses causes) {
+        EventHandler<R> mapped = recording(causes, "watched",
+                new EnqueueRequestsFromMapper<>(adds, watch.mapper(), caches));
         Set<String> namespaces = switch (watch.scope()) {
             case RECONCILER -> config.namespaces();
             case ALL_NAMESPACES -> Set.of();
@@ -270,7 +283,7 @@ public final class ControllerWorkers<T extends HasMetadata> {
      */
     public void enqueueAllPrimaries() {
         primaryCache.list().stream().map(ObjectKey::of).sorted(LIST_ORDER)
-                .forEach(key -> queue.add(key, WorkQueue.LOW_PRIORITY));
+                .forEach(key -> controller.adds().add(key, WorkQueue.LOW_PRIORITY));
     }
 
     /**
@@ -280,7 +293,7 @@ public final class ControllerWorkers<T extends HasMetadata> {
      */
     public void enqueueBucket(int bucket) {
         primaryCache.listBucket(bucket).stream().map(ObjectKey::of).sorted(LIST_ORDER)
-                .forEach(key -> queue.add(key, WorkQueue.LOW_PRIORITY));
+                .forEach(key -> controller.adds().add(key, WorkQueue.LOW_PRIORITY));
     }
 
     /**
@@ -398,14 +411,14 @@ public final class ControllerWorkers<T extends HasMetadata> {
                 }
                 if (own.paused) {
                     // paused between get and here: the key belongs to the next start
-                    queue.add(key, next.priority());
+                    controller.adds().add(key, next.priority());
                     return; // after done, below
                 }
                 handler.handle(key, next.priority(), () -> own.paused && !stopping);
             } catch (Throwable e) {
                 // never lose a key, never lose a worker
                 log.error("Worker failed processing a key: controller={} key={}", config.name(), key, e);
-                queue.addRateLimited(key, next.priority());
+                controller.adds().addRateLimited(key, next.priority());
             } finally {
                 queue.done(key);
             }

@@ -6,6 +6,7 @@ import dev.kubeloop.api.ApiRefusal;
 import dev.kubeloop.api.ApplyOptions;
 import dev.kubeloop.api.EventRecorder;
 import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.runtime.Tracing;
 import dev.kubeloop.api.TerminalException;
 import dev.kubeloop.runtime.cache.OwnerIndex;
 import dev.kubeloop.runtime.cache.ShardLayout;
@@ -140,10 +141,13 @@ final class ControllerWrites {
         private final KubernetesClient client;
         private final Set<WriteTracker.Ref> applied = new HashSet<>();
         private boolean appliedOwned;
+        /** The reconcile's span, for the finalizer's and the status's child spans; null when untraced. */
+        private final Tracing.Span span;
 
-        Scope(HasMetadata primary, KubernetesClient client) {
+        Scope(HasMetadata primary, KubernetesClient client, Tracing.Span span) {
             this.primary = primary;
             this.client = client;
+            this.span = span;
         }
 
         /** The primary as the last write of this reconcile left it (or as it started). */
@@ -153,7 +157,29 @@ final class ControllerWrites {
     }
 
     Scope scope(HasMetadata primary, KubernetesClient reconcileClient) {
-        return new Scope(primary, reconcileClient);
+        return new Scope(primary, reconcileClient, null);
+    }
+
+    /** The writes of one reconcile traced by {@code span} (null: untraced). */
+    Scope scope(HasMetadata primary, KubernetesClient reconcileClient, Tracing.Span span) {
+        return new Scope(primary, reconcileClient, span);
+    }
+
+    /** {@code write} in a child span {@code step} of the reconcile's, when traced. */
+    private static <R> R step(Scope scope, String step, HasMetadata target, Supplier<R> write) {
+        if (scope.span == null) {
+            return write.get();
+        }
+        Tracing.Span child = scope.span.child(step, ObjectKey.of(target));
+        Throwable failure = null;
+        try (Tracing.Scope current = child.open()) {
+            return write.get();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            child.end(failure == null ? "success" : "error", failure);
+        }
     }
 
     <R extends HasMetadata> R apply(Scope scope, R desired, ApplyOptions options) {
@@ -332,8 +358,8 @@ final class ControllerWrites {
             return unchanged;
         }
         String basis = newestKnown(scope.primary, resource);
-        Sent<T> sent = send(resource, () -> ServerSideApply.applyStatus(scope.client, resource, status, fieldManager,
-                basis));
+        Sent<T> sent = step(scope, "status", resource, () -> send(resource,
+                () -> ServerSideApply.applyStatus(scope.client, resource, status, fieldManager, basis)));
         sent(WriteOperation.APPLY_STATUS);
         scope.primary = sent.snapshot();
         return sent.stored();
@@ -352,7 +378,8 @@ final class ControllerWrites {
     }
 
     <T extends HasMetadata> T updateStatus(Scope scope, T resource) {
-        Sent<T> sent = send(resource, () -> StatusWriter.write(scope.client, resource, fieldManager));
+        Sent<T> sent = step(scope, "status", resource, () -> send(resource,
+                () -> StatusWriter.write(scope.client, resource, fieldManager)));
         sent(WriteOperation.UPDATE_STATUS);
         scope.primary = sent.snapshot();
         return sent.stored();
@@ -361,7 +388,7 @@ final class ControllerWrites {
     /** How the finalizer protocol sends its patches of the primary: as this reconcile's writes. */
     <T extends HasMetadata> FinalizerProtocol.Sender<T> finalizerSender(Scope scope) {
         return (target, patch) -> {
-            Sent<T> sent = send(target, patch);
+            Sent<T> sent = step(scope, "finalizer", target, () -> send(target, patch));
             sent(WriteOperation.FINALIZER);
             scope.primary = sent.snapshot();
             return sent.stored();

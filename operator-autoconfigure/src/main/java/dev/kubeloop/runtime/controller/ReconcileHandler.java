@@ -8,6 +8,7 @@ import dev.kubeloop.api.Result;
 import dev.kubeloop.queue.ExponentialBackoffRateLimiter;
 import dev.kubeloop.queue.PriorityWorkQueue;
 import dev.kubeloop.queue.RateLimiter;
+import dev.kubeloop.runtime.Tracing;
 import dev.kubeloop.runtime.cache.ResourceCache;
 import dev.kubeloop.runtime.client.FencedClients;
 import dev.kubeloop.runtime.client.RequestFence;
@@ -76,13 +77,16 @@ final class ReconcileHandler<T extends HasMetadata> {
     private final RateLimiter<ObjectKey> conflictBackoff = new ExponentialBackoffRateLimiter<>(
             ReconcileOutcome.CONFLICT_BACKOFF_BASE, ReconcileOutcome.CONFLICT_BACKOFF_MAX);
     private final Logger reconcilerLog;
+    private final Tracing tracing;
+    /** Why each key was queued; null when tracing is off. */
+    private final QueueCauses causes;
 
     ReconcileHandler(ControllerConfig<T> config, ResourceReconciler<T> reconciler, PriorityWorkQueue<ObjectKey> queue,
             ResourceCache<T> cache, ControllerCaches caches, Set<Class<?>> ownedTypes, KubernetesClient client,
             EventRecorder events, ReconcileTimeouts timeouts, FinalizerProtocol<T> finalizers,
             ReconcileActivity activity, ControllerListener listener, ControllerWrites writes, WriteTracker tracker,
             ReconcileFence fence, FencedClients fencedClients, FailingKeys failing, ForeignBlockers blockers,
-            Logger reconcilerLog) {
+            Logger reconcilerLog, Tracing tracing, QueueCauses causes) {
         this.config = config;
         this.reconciler = reconciler;
         this.queue = queue;
@@ -105,6 +109,8 @@ final class ReconcileHandler<T extends HasMetadata> {
                 failing);
         this.blockers = blockers;
         this.reconcilerLog = reconcilerLog;
+        this.tracing = tracing;
+        this.causes = causes;
     }
 
     /**
@@ -116,6 +122,26 @@ final class ReconcileHandler<T extends HasMetadata> {
      */
     void handle(ObjectKey key, int priority, BooleanSupplier paused) {
         int retries = queue.numRequeues(key) + conflictBackoff.numRequeues(key);
+        if (causes == null) {
+            process(key, priority, paused, retries, null);
+            return;
+        }
+        // traced: the span is current from the cache read to the requeue, so that the metrics recorded on
+        // the way (reconcile_time_seconds) carry its exemplar and every log line its trace id
+        Tracing.Span span = ReconcileSpans.start(tracing, causes, config.name(), key, cache.get(key).orElse(null),
+                priority, retries);
+        ReconcileReport report = null;
+        try (Tracing.Scope scope = span.open()) {
+            report = process(key, priority, paused, retries, span);
+        } finally {
+            span.end(report == null ? "panic" : ReconcileSpans.outcome(report.outcome()),
+                    report == null ? null : report.error());
+        }
+    }
+
+    /** {@link #handle}, with the reconcile's span (null when untraced); returns what it reported. */
+    private ReconcileReport process(ObjectKey key, int priority, BooleanSupplier paused, int retries,
+            Tracing.Span span) {
         long startNanos = activity.started(key);
         failing.started(key);
         T object = null;
@@ -131,12 +157,13 @@ final class ReconcileHandler<T extends HasMetadata> {
                 outcome = ReconcileOutcome.GONE;
             } else {
                 // every write of this reconcile leaves only while the permit holds (a paused replica's do not)
-                try (permit; RequestFence requests = fencedClients.open(permit::holds)) {
+                try (permit; RequestFence requests = span == null ? fencedClients.open(permit::holds)
+                        : fencedClients.open(permit::holds, span)) {
                     // read-your-writes: never start on a cache older than the previous reconcile's own writes
                     T current = tracker.fresher(WriteTracker.Ref.of(cached), cached).orElse(cached);
                     object = ResourceCopies.deepCopy(client.getKubernetesSerialization(), current);
                     // the scope starts from the shared read-only version: the reconciler changes its copy, not that one
-                    ControllerWrites.Scope scope = writes.scope(current, requests.client());
+                    ControllerWrites.Scope scope = writes.scope(current, requests.client(), span);
                     ReconcileContext<T> context = new DefaultReconcileContext<>(config.name(), key, retries,
                             object.getMetadata().getUid(), requests.client(), reads, ownedTypes, events,
                             reconcilerLog, writes, scope);
@@ -182,17 +209,26 @@ final class ReconcileHandler<T extends HasMetadata> {
         listener.reconcileFinished(report);
         if (paused.getAsBoolean() && outcome.mayBeInterrupted()) {
             // most likely cut short by the pause: retry at once when work resumes, not after a backoff
+            note(key, "retry", Duration.ZERO, span);
             queue.add(key, priority);
             log.info("Reconcile interrupted because the workers were paused; the key stays queued: controller={} "
                     + "key={}", config.name(), key);
-            return;
+            return report;
         }
         if (report.outcome() == ReconcileOutcome.ERROR || report.outcome() == ReconcileOutcome.RETRIES_EXHAUSTED) {
             // before the key is back on the queue, so that the blocker's deletion from now on wakes it
             ForeignBlockers.in(error).ifPresent(foreign -> blockers.blocked(key, foreign));
         }
-        requeue(report);
+        requeue(report, span);
         report(report, object);
+        return report;
+    }
+
+    /** Tells the reconcile that takes {@code key} next why: a retry continues {@code span}'s trace. */
+    private void note(ObjectKey key, String cause, Duration delay, Tracing.Span span) {
+        if (causes != null) {
+            causes.note(key, cause, delay, "retry".equals(cause) && span != null ? span.traceparent() : null);
+        }
     }
 
     /**
@@ -270,7 +306,7 @@ final class ReconcileHandler<T extends HasMetadata> {
     }
 
     /** The outcome's queue action, at the priority the key was handed out at. */
-    private void requeue(ReconcileReport report) {
+    private void requeue(ReconcileReport report, Tracing.Span span) {
         ObjectKey key = report.key();
         switch (report.outcome().queueAction()) {
             case FORGET -> {
@@ -280,10 +316,19 @@ final class ReconcileHandler<T extends HasMetadata> {
             case FORGET_AND_REQUEUE_AFTER_DELAY -> {
                 queue.forget(key);
                 conflictBackoff.forget(key);
+                note(key, "requeue", report.delay(), span);
                 queue.addAfter(key, report.delay(), report.priority());
             }
-            case REQUEUE_WITH_BACKOFF -> queue.addRateLimited(key, report.priority());
-            case REQUEUE_WITH_CONFLICT_BACKOFF -> queue.addAfter(key, conflictBackoff.when(key), report.priority());
+            case REQUEUE_WITH_BACKOFF -> {
+                // the limiter picks the delay inside the queue: a retry's wait includes its backoff
+                note(key, "retry", Duration.ZERO, span);
+                queue.addRateLimited(key, report.priority());
+            }
+            case REQUEUE_WITH_CONFLICT_BACKOFF -> {
+                Duration backoff = conflictBackoff.when(key);
+                note(key, "retry", backoff, span);
+                queue.addAfter(key, backoff, report.priority());
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import dev.kubeloop.api.watch.WatchConfigurer;
 import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.Settings;
+import dev.kubeloop.runtime.Tracing;
 import dev.kubeloop.runtime.cache.InformerRegistry;
 import dev.kubeloop.runtime.cache.InformerStatus;
 import dev.kubeloop.runtime.cache.ShardLayout;
@@ -112,6 +113,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
     private final ReconcileFence fence;
     /** Each reconcile's client; its writes fenced when the gate admits reconciles by Lease or bucket. */
     private final FencedClients fencedClients;
+    private final Tracing tracing;
     private final GatedWorkers workers = new GatedWorkers();
     private final CacheStart cacheStart;
     // written under this lock; read without it (register only happens before start)
@@ -130,6 +132,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         this.recentErrors = builder.recentErrors;
         this.readYourWrites = builder.readYourWrites;
         this.gate = builder.gate;
+        this.tracing = builder.tracing;
         this.events = new EventBroadcaster(client);
         this.informers = new InformerRegistry(client, builder.stripManagedFields, builder.listPageSize,
                 builder.optionalTypePollInterval, observers::informerFailed, events.recorderFor(INFORMER_EVENT_SOURCE),
@@ -174,7 +177,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         }
         ControllerWorkers<T> controller = new ControllerWorkers<>(effective, reconciler,
                 new ControllerWorkers.Services(client, informers, timeouts, clock, recentErrors, readYourWrites, fence,
-                        fencedClients),
+                        fencedClients, tracing),
                 events.recorderFor(config.name()), rateLimiters.get(), observers.controllerRegistered(config));
         controllers.put(config.name(), controller);
         Map<String, Controller<?>> views = new LinkedHashMap<>();
@@ -528,6 +531,7 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
         private int recentErrors = Settings.INTROSPECTION_LAST_ERRORS.defaultValue();
         private boolean readYourWrites = Settings.READ_YOUR_WRITES.defaultValue();
         private WorkGate gate = WorkGate.alwaysOpen();
+        private Tracing tracing = Tracing.OFF;
 
         private Builder(KubernetesClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -578,6 +582,15 @@ public final class ControllerManager implements ReconcileTriggers, AutoCloseable
          */
         public Builder rateLimiter(Supplier<RateLimiter<ObjectKey>> rateLimiters) {
             this.rateLimiters = Objects.requireNonNull(rateLimiters, "rateLimiters");
+            return this;
+        }
+
+        /**
+         * Traces every reconcile and its API requests (docs/tracing.md); {@link Tracing#OFF}, the
+         * default, traces nothing and costs nothing per key.
+         */
+        public Builder tracing(Tracing tracing) {
+            this.tracing = Objects.requireNonNull(tracing, "tracing");
             return this;
         }
 

@@ -23,6 +23,8 @@ public interface Contender extends AutoCloseable {
             case "bound" -> new BoundContender(options, probe);
             case "bound+patch" -> new BoundPatchContender(options, probe);
             case "kubeloop" -> new KubeloopContender(options, probe);
+            case "kubeloop+trace10" -> new KubeloopContender(options, probe, 0.1);
+            case "kubeloop+trace100" -> new KubeloopContender(options, probe, 1.0);
             case "josdk" -> new JosdkContender(options, probe);
             case "spring-boot" -> new SpringBootFloorContender();
             default -> throw new IllegalArgumentException("unknown contender " + options.contender());

@@ -15,16 +15,30 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code kubeloop.reconcilers.benchresource.*} properties; the probe and the options are
  * registered as beans before the context refreshes. The context's refresh returns once the
  * controllers' caches are synced (Kubeloop's lifecycle waits for them).
+ *
+ * <p>Tracing (issue 31): Brave's Spring Boot module is on the benchmarks' class path, so "kubeloop"
+ * switches tracing off ({@code kubeloop.tracing.enabled=false}, {@code management.tracing.enabled=false}:
+ * the runtime's untraced path, as without the dependency); "kubeloop+trace10" and
+ * "kubeloop+trace100" trace with sampling 0.1 and 1.0. Spans are finished in process and exported
+ * nowhere (no reporter): the cost measured is Kubeloop's observations, Brave's spans, the MDC and
+ * the propagation headers, not an exporter's encoding and sending.
  */
 public final class KubeloopContender implements Contender {
 
     private final ContenderOptions options;
     private final ReconcileProbe probe;
+    /** The sampling probability; negative: tracing off. */
+    private final double sampling;
     private ConfigurableApplicationContext context;
 
     public KubeloopContender(ContenderOptions options, ReconcileProbe probe) {
+        this(options, probe, -1);
+    }
+
+    public KubeloopContender(ContenderOptions options, ReconcileProbe probe, double sampling) {
         this.options = options;
         this.probe = probe;
+        this.sampling = sampling;
     }
 
     @Override
@@ -44,7 +58,10 @@ public final class KubeloopContender implements Contender {
                 })
                 .properties(
                         "kubeloop.reconcilers.benchresource.namespaces=" + options.namespace(),
-                        "kubeloop.reconcilers.benchresource.workers=" + options.workers())
+                        "kubeloop.reconcilers.benchresource.workers=" + options.workers(),
+                        "kubeloop.tracing.enabled=" + (sampling >= 0),
+                        "management.tracing.enabled=" + (sampling >= 0),
+                        "management.tracing.sampling.probability=" + Math.max(0, sampling))
                 .run();
         if (startupSteps != null) {
             StartupSteps.print(startupSteps);
