@@ -23,6 +23,7 @@ class LayeringTest {
     private static final String QUEUE = "dev.kubeloop.queue..";
     private static final String RUNTIME = "dev.kubeloop.runtime..";
     private static final String WEBHOOK = "dev.kubeloop.webhook..";
+    private static final String SHARDING = "dev.kubeloop.sharding..";
 
     /** Every package of the library is a slice; none may reach itself again through others. */
     @ArchTest
@@ -43,10 +44,13 @@ class LayeringTest {
                     "io.fabric8.kubernetes.client", "io.fabric8.kubernetes.client.dsl..", "org.slf4j..",
                     "com.fasterxml.jackson.annotation..");
 
-    /** The runtime and the webhook server run in any Java application: no Spring, no Micrometer. */
+    /**
+     * The runtime, leader election, sharding and the webhook server run in any Java application:
+     * no Spring, no Micrometer.
+     */
     @ArchTest
     static final ArchRule runtimeUsesNoSpringAndNoMicrometer = noClasses().that().resideInAnyPackage(RUNTIME,
-            "dev.kubeloop.leader..", "dev.kubeloop.introspection..", WEBHOOK).should().dependOnClassesThat()
+            "dev.kubeloop.leader..", SHARDING, "dev.kubeloop.introspection..", WEBHOOK).should().dependOnClassesThat()
             .resideInAnyPackage("org.springframework..", "io.micrometer..");
 
     /**
@@ -88,6 +92,7 @@ class LayeringTest {
             .layer("controller").definedBy("dev.kubeloop.runtime.controller..")
             .layer("manager").definedBy("dev.kubeloop.runtime.manager..")
             .layer("leader").definedBy("dev.kubeloop.leader..")
+            .layer("sharding").definedBy(SHARDING)
             .layer("webhook").definedBy(WEBHOOK)
             .layer("metrics").definedBy("dev.kubeloop.metrics..")
             .layer("health").definedBy("dev.kubeloop.health..")
@@ -98,18 +103,19 @@ class LayeringTest {
             .whereLayer("health").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("metrics").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("leader").mayOnlyBeAccessedByLayers("autoconfigure")
+            .whereLayer("sharding").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("webhook").mayOnlyBeAccessedByLayers("metrics", "health", "autoconfigure")
-            .whereLayer("manager").mayOnlyBeAccessedByLayers("leader", "metrics", "health", "introspection",
-                    "autoconfigure")
-            .whereLayer("controller").mayOnlyBeAccessedByLayers("manager", "leader", "metrics", "health",
+            .whereLayer("manager").mayOnlyBeAccessedByLayers("leader", "sharding", "metrics", "health",
+                    "introspection", "autoconfigure")
+            .whereLayer("controller").mayOnlyBeAccessedByLayers("manager", "leader", "sharding", "metrics", "health",
                     "introspection", "autoconfigure")
             .whereLayer("handler").mayOnlyBeAccessedByLayers("controller", "manager")
             .whereLayer("event").mayOnlyBeAccessedByLayers("controller", "manager")
             .whereLayer("client").mayOnlyBeAccessedByLayers("controller", "manager")
-            .whereLayer("cache").mayOnlyBeAccessedByLayers("handler", "controller", "manager", "leader", "metrics",
+            .whereLayer("cache").mayOnlyBeAccessedByLayers("handler", "controller", "manager", "leader", "sharding", "metrics",
                     "health", "introspection", "autoconfigure")
             .whereLayer("runtime base").mayOnlyBeAccessedByLayers("cache", "client", "event", "handler", "controller",
-                    "manager", "leader", "webhook", "metrics", "health", "introspection", "autoconfigure")
+                    "manager", "leader", "sharding", "webhook", "metrics", "health", "introspection", "autoconfigure")
             .whereLayer("queue").mayOnlyBeAccessedByLayers("runtime base", "cache", "client", "event", "handler",
-                    "controller", "manager", "leader", "metrics", "health", "introspection", "autoconfigure");
+                    "controller", "manager", "leader", "sharding", "metrics", "health", "introspection", "autoconfigure");
 }
