@@ -3,6 +3,7 @@ package dev.kubeloop.autoconfigure;
 import dev.kubeloop.api.Reconciler;
 import dev.kubeloop.api.watch.WatchConfigurer;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.runtime.Settings;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
@@ -10,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.springframework.boot.convert.DurationStyle;
 
 /**
  * Builds a {@link ControllerConfig} for a reconciler bean from its {@link Reconciler} annotation
@@ -103,7 +103,7 @@ final class ControllerConfigFactory {
             return Duration.ZERO;
         }
         try {
-            return DurationStyle.detectAndParse(value.trim());
+            return Settings.parseDuration(value);
         } catch (IllegalArgumentException e) {
             throw new KubeloopConfigurationException("Reconciler '" + name + "': '" + value
                     + "' is not a duration.", "Use a duration such as 30s, 10m, 2h or PT1H.", name, setting, e);
