@@ -35,14 +35,15 @@ class LayeringTest {
             .onlyDependOnClassesThat().resideInAnyPackage("java..", QUEUE);
 
     /**
-     * What users implement and call depends on the fabric8 model and client interfaces and on
-     * SLF4J only: no runtime machinery, no Spring, no Micrometer, no fabric8 implementation classes.
+     * What users implement and call depends on the fabric8 model and client interfaces, SLF4J and
+     * JSpecify's nullness annotations only: no runtime machinery, no Spring, no Micrometer, no fabric8
+     * implementation classes.
      */
     @ArchTest
     static final ArchRule apiUsesNoMachinery = classes().that().resideInAPackage(API).should()
             .onlyDependOnClassesThat().resideInAnyPackage("java..", API, "io.fabric8.kubernetes.api..",
                     "io.fabric8.kubernetes.client", "io.fabric8.kubernetes.client.dsl..", "org.slf4j..",
-                    "com.fasterxml.jackson.annotation..");
+                    "com.fasterxml.jackson.annotation..", "org.jspecify.annotations..");
 
     /**
      * The runtime, leader election, sharding and the webhook server run in any Java application:
