@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The API server refused a request because of the request itself, so that retrying it unchanged
@@ -35,7 +36,7 @@ import java.util.Optional;
  * @param message the API server's message
  * @param causes the fields at fault, with their messages (may be empty)
  */
-public record ApiRefusal(int code, String reason, String message, List<Cause> causes) {
+public record ApiRefusal(int code, @Nullable String reason, String message, List<Cause> causes) {
 
     /** The cause reason with which the API server refuses a create in a namespace being deleted. */
     public static final String NAMESPACE_TERMINATING = "NamespaceTerminating";
@@ -48,9 +49,9 @@ public record ApiRefusal(int code, String reason, String message, List<Cause> ca
      * @param reason the cause's reason ({@code type} in Kubernetes' Go), e.g. {@code FieldValueInvalid}
      *     or {@value ApiRefusal#NAMESPACE_TERMINATING}; may be null
      */
-    public record Cause(String field, String message, String reason) {
+    public record Cause(@Nullable String field, String message, @Nullable String reason) {
 
-        public Cause(String field, String message) {
+        public Cause(@Nullable String field, String message) {
             this(field, message, null);
         }
     }

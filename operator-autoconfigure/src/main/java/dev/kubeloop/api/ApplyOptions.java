@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How {@link ReconcileContext#apply(io.fabric8.kubernetes.api.model.HasMetadata, ApplyOptions)}
@@ -22,7 +23,7 @@ import java.util.Objects;
  *     still holds entries this apply does not set removes those entries and applies again (see
  *     {@link #removeStaleEntries()})
  */
-public record ApplyOptions(String fieldManager, boolean owned, boolean adopts, boolean retained,
+public record ApplyOptions(@Nullable String fieldManager, boolean owned, boolean adopts, boolean retained,
         boolean removesStaleEntries) {
 
     /** The API server's limit on a field manager, in UTF-8 bytes. */
@@ -49,12 +50,12 @@ public record ApplyOptions(String fieldManager, boolean owned, boolean adopts, b
     }
 
     /** Options as before {@link #retain()} and {@link #removeStaleEntries()} existed. */
-    public ApplyOptions(String fieldManager, boolean owned, boolean adopts) {
+    public ApplyOptions(@Nullable String fieldManager, boolean owned, boolean adopts) {
         this(fieldManager, owned, adopts, false, false);
     }
 
     /** Options that do not adopt: {@code new ApplyOptions(fieldManager, owned, false)}. */
-    public ApplyOptions(String fieldManager, boolean owned) {
+    public ApplyOptions(@Nullable String fieldManager, boolean owned) {
         this(fieldManager, owned, false);
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Read access to the caches of one reconciler: its primary type, the types it owns and the types
@@ -44,7 +45,7 @@ public interface CacheReader {
      *
      * @throws IllegalArgumentException if this reconciler does not cache {@code type}
      */
-    <R extends HasMetadata> List<R> list(Class<R> type, String namespace);
+    <R extends HasMetadata> List<R> list(Class<R> type, @Nullable String namespace);
 
     /**
      * The cached objects of {@code type} in {@code namespace} (null: all namespaces) that carry
@@ -54,7 +55,7 @@ public interface CacheReader {
      *
      * @throws IllegalArgumentException if this reconciler does not cache {@code type}
      */
-    default <R extends HasMetadata> List<R> list(Class<R> type, String namespace, Map<String, String> labels) {
+    default <R extends HasMetadata> List<R> list(Class<R> type, @Nullable String namespace, Map<String, String> labels) {
         List<R> result = new ArrayList<>();
         for (R object : list(type, namespace)) {
             if (carries(object, labels)) {
@@ -82,5 +83,5 @@ public interface CacheReader {
      * @throws IllegalArgumentException if this reconciler does not cache {@code type} or declared no
      *     such index on it
      */
-    <R extends HasMetadata> List<R> byIndex(Class<R> type, String index, String namespace, String value);
+    <R extends HasMetadata> List<R> byIndex(Class<R> type, String index, @Nullable String namespace, String value);
 }

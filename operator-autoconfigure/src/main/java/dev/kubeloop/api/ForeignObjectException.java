@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link ReconcileContext#apply} would have made an existing object the primary's, and it is
@@ -25,7 +26,7 @@ public final class ForeignObjectException extends KubernetesClientException {
     private static final long serialVersionUID = 1L;
 
     private final String kind;
-    private final String namespace;
+    private final @Nullable String namespace;
     private final String name;
 
     /** The reason of the Warning event on the primary. */

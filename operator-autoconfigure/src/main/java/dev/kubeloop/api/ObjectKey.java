@@ -2,13 +2,14 @@ package dev.kubeloop.api;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Identifies one object of a reconciler's primary type: its namespace (null for cluster-scoped
  * objects) and name. This is the work queue item; it carries no state, so reconcilers always read
  * the latest object (level-triggered), never the event that caused the reconcile.
  */
-public record ObjectKey(String namespace, String name) {
+public record ObjectKey(@Nullable String namespace, String name) {
 
     public ObjectKey {
         Objects.requireNonNull(name, "name");
@@ -18,7 +19,7 @@ public record ObjectKey(String namespace, String name) {
     }
 
     /** The key of a namespaced object. */
-    public static ObjectKey of(String namespace, String name) {
+    public static ObjectKey of(@Nullable String namespace, String name) {
         return new ObjectKey(namespace, name);
     }
 

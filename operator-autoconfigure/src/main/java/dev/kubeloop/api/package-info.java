@@ -11,5 +11,10 @@
  *
  * <p>Kept small and stable, and free of Spring and of the runtime's machinery: it depends on the
  * fabric8 model and client interfaces and on SLF4J only (pinned by {@code LayeringTest}).
+ *
+ * <p>Null-marked (JSpecify): nothing here takes or returns null unless marked {@code @Nullable}.
  */
+@NullMarked
 package dev.kubeloop.api;
+
+import org.jspecify.annotations.NullMarked;

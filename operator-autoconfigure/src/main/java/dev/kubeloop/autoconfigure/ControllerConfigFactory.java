@@ -3,14 +3,16 @@ package dev.kubeloop.autoconfigure;
 import dev.kubeloop.api.Reconciler;
 import dev.kubeloop.api.watch.WatchConfigurer;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.runtime.Setting;
+import dev.kubeloop.runtime.Settings;
 import dev.kubeloop.runtime.controller.ControllerConfig;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import org.springframework.boot.convert.DurationStyle;
+import java.util.Set;
 
 /**
  * Builds a {@link ControllerConfig} for a reconciler bean from its {@link Reconciler} annotation
@@ -22,13 +24,18 @@ import org.springframework.boot.convert.DurationStyle;
  */
 final class ControllerConfigFactory {
 
-    /** Property (kebab-case) name of a setting → its {@code @Reconciler} attribute. */
-    private static final Map<String, String> ATTRIBUTES = Map.ofEntries(Map.entry("workers", "workers"),
-            Map.entry("namespaces", "namespaces"), Map.entry("label-selector", "labelSelector"),
-            Map.entry("generation-aware", "generationAware"), Map.entry("resync-period", "resyncPeriod"),
-            Map.entry("reconcile-timeout", "reconcileTimeout"), Map.entry("max-attempts", "maxAttempts"),
-            Map.entry("finalizer", "finalizer"), Map.entry("name", "name"), Map.entry("owns", "owns"),
-            Map.entry("field-manager", "fieldManager"));
+    private static final String PER_RECONCILER = "kubeloop.reconcilers.*.";
+
+    /**
+     * The per-reconciler settings this class resolves one by one (their values need more than the
+     * property-else-annotation rule: namespaces fall back to kubeloop.namespaces, durations are
+     * parsed, the finalizer depends on Cleaner). Every other per-reconciler setting takes the
+     * generic route: property {@code kubeloop.reconcilers.<name>.<key>} (the
+     * {@link KubeloopProperties.Reconciler} getter of the same name), else the {@code @Reconciler}
+     * attribute of the same name in camel case, into {@link ControllerConfig.Builder#setting}.
+     */
+    private static final Set<String> RESOLVED_HERE = Set.of("workers", "namespaces", "label-selector",
+            "generation-aware", "resync-period", "reconcile-timeout", "finalizer", "field-manager");
 
     private static final Reconciler DEFAULTS = Defaults.class.getAnnotation(Reconciler.class);
 
@@ -85,11 +92,24 @@ final class ControllerConfigFactory {
                         : duration(name, "resync-period", annotation.resyncPeriod()))
                 .reconcileTimeout(overrides.getReconcileTimeout() != null ? overrides.getReconcileTimeout()
                         : duration(name, "reconcile-timeout", annotation.reconcileTimeout()))
-                .maxAttempts(overrides.getMaxAttempts() != null ? overrides.getMaxAttempts() : annotation.maxAttempts())
                 .finalizer(overrides.getFinalizer() != null ? overrides.getFinalizer() : annotation.finalizer())
                 .fieldManager(overrides.getFieldManager() != null ? overrides.getFieldManager()
                         : annotation.fieldManager())
                 .optional(annotation.optional());
+        for (Setting<?> setting : Settings.all()) {
+            String key = setting.property().startsWith(PER_RECONCILER)
+                    ? setting.property().substring(PER_RECONCILER.length()) : null;
+            if (key != null && !RESOLVED_HERE.contains(key)) {
+                Object value = invoke(overrides, getter(KubeloopProperties.Reconciler.class, camel(key)));
+                if (value == null) {
+                    value = invoke(annotation, method(Reconciler.class, camel(key)));
+                }
+                @SuppressWarnings("unchecked")
+                Setting<Object> generic = (Setting<Object>) setting;
+                builder.setting(generic, value instanceof String text && setting.defaultValue() instanceof Duration
+                        ? duration(name, key, text) : value);
+            }
+        }
         if (bean.reconciler() instanceof WatchConfigurer<?> configurer) {
             @SuppressWarnings("unchecked")
             WatchConfigurer<T> typed = (WatchConfigurer<T>) configurer;
@@ -103,7 +123,7 @@ final class ControllerConfigFactory {
             return Duration.ZERO;
         }
         try {
-            return DurationStyle.detectAndParse(value.trim());
+            return Settings.parseDuration(value);
         } catch (IllegalArgumentException e) {
             throw new KubeloopConfigurationException("Reconciler '" + name + "': '" + value
                     + "' is not a duration.", "Use a duration such as 30s, 10m, 2h or PT1H.", name, setting, e);
@@ -113,7 +133,7 @@ final class ControllerConfigFactory {
     /** Adds the bean and the source of the bad value to a runtime configuration error. */
     KubeloopConfigurationException explain(ReconcilerBean bean, String name, KubeloopConfigurationException e) {
         String setting = e.setting();
-        String attribute = setting == null ? null : ATTRIBUTES.get(setting);
+        String attribute = setting == null ? null : attribute(setting);
         String property = "kubeloop.reconcilers." + name + "." + setting;
         boolean propertyApplies = setting != null && !setting.equals("name") && !setting.equals("owns")
                 && !setting.equals("type") && !setting.equals("watches");
@@ -150,21 +170,47 @@ final class ControllerConfigFactory {
 
     private boolean isSet(String name, String setting) {
         KubeloopProperties.Reconciler overrides = properties.getReconcilers().get(name);
-        if (overrides == null) {
-            return false;
+        Method getter = getter(KubeloopProperties.Reconciler.class, camel(setting));
+        return overrides != null && getter != null && invoke(overrides, getter) != null;
+    }
+
+    /** The {@code @Reconciler} attribute a setting key names ({@code max-attempts}: maxAttempts), if any. */
+    private static String attribute(String key) {
+        String camel = camel(key);
+        return method(Reconciler.class, camel) == null ? null : camel;
+    }
+
+    private static String camel(String key) {
+        StringBuilder camel = new StringBuilder();
+        for (String part : key.split("-")) {
+            camel.append(camel.length() == 0 ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
         }
-        return switch (setting) {
-            case "workers" -> overrides.getWorkers() != null;
-            case "namespaces" -> overrides.getNamespaces() != null;
-            case "label-selector" -> overrides.getLabelSelector() != null;
-            case "generation-aware" -> overrides.getGenerationAware() != null;
-            case "resync-period" -> overrides.getResyncPeriod() != null;
-            case "reconcile-timeout" -> overrides.getReconcileTimeout() != null;
-            case "max-attempts" -> overrides.getMaxAttempts() != null;
-            case "finalizer" -> overrides.getFinalizer() != null;
-            case "field-manager" -> overrides.getFieldManager() != null;
-            default -> false;
-        };
+        return camel.toString();
+    }
+
+    private static Method getter(Class<?> type, String property) {
+        String suffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
+        Method getter = method(type, "get" + suffix);
+        return getter != null ? getter : method(type, "is" + suffix);
+    }
+
+    private static Method method(Class<?> type, String name) {
+        try {
+            return type.getMethod(name);
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    private static Object invoke(Object target, Method method) {
+        if (method == null) {
+            return null;
+        }
+        try {
+            return method.invoke(target);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot read " + method, e);
+        }
     }
 
     /** Carrier of the annotation's default values, for beans without the annotation. */

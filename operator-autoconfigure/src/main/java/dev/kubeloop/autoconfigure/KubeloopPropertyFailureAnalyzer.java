@@ -1,17 +1,11 @@
 package dev.kubeloop.autoconfigure;
 
-import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.runtime.Setting;
-import dev.kubeloop.runtime.Settings;
-import dev.kubeloop.sharding.ShardingSettings;
-import dev.kubeloop.webhook.WebhookSettings;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -88,10 +82,7 @@ final class KubeloopPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Bind
 
     /** The setting of {@code property}; a reconciler's settings by their {@code kubeloop.reconcilers.*.} form. */
     static Optional<Setting<?>> setting(String property) {
-        String pattern = property.replaceFirst("^kubeloop\\.reconcilers\\.[^.]+\\.", "kubeloop.reconcilers.*.");
-        return Stream.of(Settings.all(), LeaderElectionSettings.settings(), ShardingSettings.settings(),
-                WebhookSettings.settings())
-                .flatMap(List::stream).filter(setting -> setting.property().equals(pattern)).findFirst();
+        return SettingsCatalog.setting(property);
     }
 
     private static String value(BindException bind) {

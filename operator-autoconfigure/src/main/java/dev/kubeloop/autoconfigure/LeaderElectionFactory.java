@@ -5,6 +5,7 @@ import dev.kubeloop.leader.LeaderElectionDefaults;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.leader.LeadershipLostHandler;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.runtime.LeaseTimings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Locale;
 
@@ -24,11 +25,11 @@ final class LeaderElectionFactory {
     static LeaderElection create(KubernetesClient client, KubeloopProperties.LeaderElection properties,
             String applicationName, LeadershipLostHandler lostHandler) {
         try {
-            LeaderElectionSettings.checkTimings(properties.getLeaseDuration(), properties.getRenewDeadline(),
+            LeaseTimings.check(properties.getLeaseDuration(), properties.getRenewDeadline(),
                     properties.getRetryPeriod(), PREFIX);
         } catch (IllegalArgumentException e) {
             throw new KubeloopConfigurationException("Invalid leader election timings: " + e.getMessage() + ".",
-                    "Keep " + PREFIX + "lease-duration > renew-deadline > 2.2 × retry-period, e.g. the defaults 15s, "
+                    "Keep " + PREFIX + LeaseTimings.rule() + ", e.g. the defaults 15s, "
                             + "10s and 2s (client-go's). Shorter timings fail over faster but put more load on "
                             + "the API server and tolerate less latency.", e);
         }

@@ -2,6 +2,7 @@ package dev.kubeloop.autoconfigure;
 
 import dev.kubeloop.leader.LeaderElectionDefaults;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.runtime.LeaseTimings;
 import dev.kubeloop.sharding.ShardingGate;
 import dev.kubeloop.sharding.ShardingSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -39,8 +40,8 @@ final class ShardingFactory {
                     properties.getDrainTimeout()));
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new KubeloopConfigurationException("Invalid sharding configuration: " + e.getMessage() + ".",
-                    "Fix the property named above. The timings keep lease-duration > renew-deadline >= 2 × "
-                            + "retry-period (defaults 15s, 10s, 2s); buckets is a power of two up to 1024, the same "
+                    "Fix the property named above. The timings keep " + LeaseTimings.rule()
+                            + " (defaults 15s, 10s, 2s); buckets is a power of two up to 1024, the same "
                             + "on every replica.", e);
         }
     }

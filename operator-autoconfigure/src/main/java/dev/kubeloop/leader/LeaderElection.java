@@ -1,5 +1,6 @@
 package dev.kubeloop.leader;
 
+import dev.kubeloop.runtime.Setting;
 import dev.kubeloop.queue.Ticker;
 import dev.kubeloop.runtime.NamedThreadFactory;
 import dev.kubeloop.runtime.controller.ReconcileFence;
@@ -184,9 +185,9 @@ public final class LeaderElection implements WorkGate, AutoCloseable {
             timer.setRemoveOnCancelPolicy(true);
             log.info("Leader election started, standing by: lease={} identity={} lease-duration={} renew-deadline={} "
                     + "retry-period={} on-lost={}", settings.lease(), settings.identity(),
-                    LeaderElectionSettings.format(settings.leaseDuration()),
-                    LeaderElectionSettings.format(settings.renewDeadline()),
-                    LeaderElectionSettings.format(settings.retryPeriod()), settings.onLost().name().toLowerCase());
+                    Setting.format(settings.leaseDuration()),
+                    Setting.format(settings.renewDeadline()),
+                    Setting.format(settings.retryPeriod()), settings.onLost().name().toLowerCase());
             watch = new LeaseWatch(client, settings.leaseNamespace(), settings.leaseName(), this::leaseChanged);
             watch.start();
             term = startTerm();
@@ -241,7 +242,7 @@ public final class LeaderElection implements WorkGate, AutoCloseable {
                 cancelled.get(settings.renewDeadline().toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 log.warn("Releasing the Lease took longer than {}; stopping anyway: lease={} identity={}",
-                        LeaderElectionSettings.format(settings.renewDeadline()), settings.lease(),
+                        Setting.format(settings.renewDeadline()), settings.lease(),
                         settings.identity());
             } catch (ExecutionException e) {
                 log.warn("Releasing the Lease failed: lease={} identity={}: {}", settings.lease(), settings.identity(),
@@ -390,7 +391,7 @@ public final class LeaderElection implements WorkGate, AutoCloseable {
             }
         }
         log.warn("Lease not renewed within renew-deadline ({}): lease={} identity={} last-renewal={}",
-                LeaderElectionSettings.format(settings.renewDeadline()), settings.lease(), settings.identity(),
+                Setting.format(settings.renewDeadline()), settings.lease(), settings.identity(),
                 renewed);
         leadershipEnded(t, "the Lease could not be renewed within renew-deadline");
     }
@@ -420,7 +421,7 @@ public final class LeaderElection implements WorkGate, AutoCloseable {
         boolean ended = workers.stop(settings.interruptGrace());
         if (!ended) {
             log.warn("Reconciles were still running {} after losing the Lease: lease={} identity={}",
-                    LeaderElectionSettings.format(settings.interruptGrace()), settings.lease(), settings.identity());
+                    Setting.format(settings.interruptGrace()), settings.lease(), settings.identity());
         }
         if (exit) {
             log.error("Lost leadership: lease={} identity={} ({}). Workers stopped; exiting so that Kubernetes "

@@ -1,6 +1,8 @@
 package dev.kubeloop.leader;
 
+import dev.kubeloop.runtime.LeaseTimings;
 import dev.kubeloop.runtime.Setting;
+import dev.kubeloop.runtime.Settings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -15,8 +17,8 @@ import java.util.regex.Pattern;
  * has not renewed for {@code renewDeadline}, it stops acting. Another replica may take the Lease
  * {@code leaseDuration} after the holder's last renewal. So {@code leaseDuration > renewDeadline}
  * leaves a margin in which the old holder has stopped and no one else has started, and
- * {@code renewDeadline} must allow more than one renewal attempt (fabric8 requires
- * {@code renewDeadline > retryPeriod × 2.2}, the period plus its largest jitter).
+ * {@code renewDeadline} must allow more than one renewal attempt: the rule is
+ * {@link LeaseTimings}'s, shared with sharding.
  *
  * @param leaseNamespace the Lease's namespace
  * @param leaseName the Lease's name: the same for every replica of one operator, different for
@@ -37,7 +39,6 @@ public record LeaderElectionSettings(String leaseNamespace, String leaseName, St
     // first: the settings below use them while the class initializes
     private static final Pattern DNS_SUBDOMAIN = Pattern.compile(
             "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
     /** Whether replicas elect a leader; unset: on when Spring Boot detects Kubernetes. */
     public static final Setting<Boolean> ENABLED = Setting.derived("leader-election.enabled",
@@ -55,14 +56,14 @@ public record LeaderElectionSettings(String leaseNamespace, String leaseName, St
     /** client-go's lease duration. */
     public static final Setting<Duration> LEASE_DURATION = Setting.of("leader-election.lease-duration",
             Duration.ofSeconds(15), "a whole number of seconds, longer than renew-deadline",
-            duration -> isPositive(duration) && duration.getNano() == 0);
+            duration -> Settings.positive(duration) && duration.getNano() == 0);
     /** client-go's renew deadline. */
     public static final Setting<Duration> RENEW_DEADLINE = Setting.of("leader-election.renew-deadline",
-            Duration.ofSeconds(10), "a positive duration, shorter than lease-duration and longer than 2.2 × retry-period",
-            LeaderElectionSettings::isPositive);
+            Duration.ofSeconds(10), "a positive duration, shorter than lease-duration and at least 2 × retry-period",
+            Settings::positive);
     /** client-go's retry period. */
     public static final Setting<Duration> RETRY_PERIOD = Setting.of("leader-election.retry-period",
-            Duration.ofSeconds(2), "a positive duration", LeaderElectionSettings::isPositive);
+            Duration.ofSeconds(2), "a positive duration", Settings::positive);
     /** Whether a graceful stop releases the Lease. */
     public static final Setting<Boolean> RELEASE_ON_SHUTDOWN = Setting.any("leader-election.release-on-shutdown",
             true, "true or false");
@@ -75,9 +76,6 @@ public record LeaderElectionSettings(String leaseNamespace, String leaseName, St
     public static final Duration DEFAULT_RENEW_DEADLINE = RENEW_DEADLINE.defaultValue();
     public static final Duration DEFAULT_RETRY_PERIOD = RETRY_PERIOD.defaultValue();
 
-    /** fabric8's {@code LeaderElector.JITTER_FACTOR}: a standby waits up to retryPeriod × (1 + 1.2). */
-    static final double JITTER_FACTOR = 1.2;
-
 
     public LeaderElectionSettings {
         Objects.requireNonNull(onLost, "onLost");
@@ -86,7 +84,7 @@ public record LeaderElectionSettings(String leaseNamespace, String leaseName, St
         if (identity == null || identity.isBlank()) {
             throw new IllegalArgumentException("identity must not be blank");
         }
-        checkTimings(leaseDuration, renewDeadline, retryPeriod, "");
+        LeaseTimings.check(leaseDuration, renewDeadline, retryPeriod, "");
     }
 
     /** Settings with client-go's timings, releasing the Lease on shutdown and exiting when it is lost. */
@@ -94,37 +92,8 @@ public record LeaderElectionSettings(String leaseNamespace, String leaseName, St
         return new Builder(leaseNamespace, leaseName, identity);
     }
 
-    /**
-     * Checks the three timings against each other.
-     *
-     * @param prefix put before each setting's name in the message ({@code kubeloop.leader-election.})
-     * @throws IllegalArgumentException naming the settings at fault and why
-     */
-    public static void checkTimings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
-            String prefix) {
-        positive(leaseDuration, prefix + "lease-duration");
-        positive(renewDeadline, prefix + "renew-deadline");
-        positive(retryPeriod, prefix + "retry-period");
-        if (leaseDuration.getNano() != 0) {
-            throw new IllegalArgumentException(prefix + "lease-duration must be a whole number of seconds (the Lease "
-                    + "stores leaseDurationSeconds), was " + format(leaseDuration));
-        }
-        if (leaseDuration.compareTo(renewDeadline) <= 0) {
-            throw new IllegalArgumentException(prefix + "lease-duration (" + format(leaseDuration)
-                    + ") must be longer than " + prefix + "renew-deadline (" + format(renewDeadline) + "): a leader "
-                    + "that cannot renew must stop acting before another replica may take the Lease over");
-        }
-        long minRenewMillis = retryPeriod.toMillis() + (long) Math.ceil(retryPeriod.toMillis() * JITTER_FACTOR);
-        if (renewDeadline.toMillis() <= minRenewMillis) {
-            throw new IllegalArgumentException(prefix + "renew-deadline (" + format(renewDeadline)
-                    + ") must be longer than 2.2 × " + prefix + "retry-period (" + format(retryPeriod)
-                    + "), i.e. more than " + minRenewMillis + "ms: the leader needs more than one renewal attempt "
-                    + "before it gives up");
-        }
-    }
-
     /** Every leader election setting. */
-    public static List<Setting<?>> settings() {
+    public static List<Setting<?>> all() {
         return List.of(ENABLED, LEASE_NAME, LEASE_NAMESPACE, IDENTITY, LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD,
                 RELEASE_ON_SHUTDOWN, ON_LOST);
     }
@@ -134,11 +103,7 @@ public record LeaderElectionSettings(String leaseNamespace, String leaseName, St
     }
 
     private static boolean isNamespace(String namespace) {
-        return namespace != null && namespace.length() <= 63 && DNS_LABEL.matcher(namespace).matches();
-    }
-
-    private static boolean isPositive(Duration duration) {
-        return !duration.isNegative() && !duration.isZero();
+        return Settings.isDnsLabel(namespace);
     }
 
     /** @throws IllegalArgumentException unless {@code name} is a valid Lease name (a DNS subdomain) */
@@ -165,18 +130,6 @@ public record LeaderElectionSettings(String leaseNamespace, String leaseName, St
     /** "ns/name", for logs. */
     String lease() {
         return leaseNamespace + "/" + leaseName;
-    }
-
-    private static void positive(Duration duration, String setting) {
-        if (duration == null || duration.isNegative() || duration.isZero()) {
-            throw new IllegalArgumentException(setting + " must be a positive duration, was "
-                    + (duration == null ? "empty" : format(duration)));
-        }
-    }
-
-    static String format(Duration duration) {
-        long millis = duration.toMillis();
-        return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
     }
 
     /** Builds {@link LeaderElectionSettings}; not thread-safe. */

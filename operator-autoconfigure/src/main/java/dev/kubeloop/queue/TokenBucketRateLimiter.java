@@ -33,10 +33,10 @@ public final class TokenBucketRateLimiter<T> implements RateLimiter<T> {
     }
 
     public TokenBucketRateLimiter(double qps, int burst, Ticker ticker) {
-        if (!(qps > 0) || Double.isInfinite(qps)) {
+        if (!validQps(qps)) {
             throw new IllegalArgumentException("qps must be a positive finite number, was " + qps);
         }
-        if (burst < 1) {
+        if (!validBurst(burst)) {
             throw new IllegalArgumentException("burst must be at least 1, was " + burst);
         }
         this.qps = qps;
@@ -44,6 +44,16 @@ public final class TokenBucketRateLimiter<T> implements RateLimiter<T> {
         this.ticker = ticker;
         this.tokens = burst;
         this.lastRefill = ticker.read();
+    }
+
+    /** The refill rates a bucket accepts: positive and finite (the settings catalog checks with this too). */
+    public static boolean validQps(double qps) {
+        return qps > 0 && !Double.isInfinite(qps);
+    }
+
+    /** The sizes a bucket accepts: 1 or more. */
+    public static boolean validBurst(int burst) {
+        return burst >= 1;
     }
 
     @Override

@@ -16,7 +16,7 @@ public final class FailureReason {
     /** E.g. {@code HTTP 404 NotFound: the server could not find the requested resource} or {@code ConnectException: Connection refused}. */
     public static String of(Throwable error) {
         Throwable innermost = error;
-        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+        for (Throwable cause : Causes.chain(error)) {
             if (cause instanceof KubernetesClientException api && api.getCode() > 0) {
                 String reason = api.getStatus() == null ? null : api.getStatus().getReason();
                 String message = api.getStatus() != null && api.getStatus().getMessage() != null

@@ -10,8 +10,9 @@ import java.util.function.Predicate;
  * The runtime's builders take their defaults from it and check values with it, the Spring Boot
  * properties class initializes its fields from it, the failure analyzers quote {@link #allowed()}
  * and {@code SettingsDocumentationTest} checks the IDE metadata and {@code docs/configuration.md}
- * against it. The catalog is {@link Settings} (and {@code LeaderElectionSettings} for leader
- * election). Immutable.
+ * against it. The catalogs are {@link Settings}, {@code LeaderElectionSettings},
+ * {@code ShardingSettings} and {@code WebhookSettings}, one form each (the constants and
+ * {@code all()}); the auto-configuration's {@code SettingsCatalog} lists them together. Immutable.
  *
  * <p>A setting of one reconciler has a {@code *} in its property
  * ({@code kubeloop.reconcilers.*.workers}); {@link #property(String)} fills in the name.

@@ -12,11 +12,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The catalog of Kubeloop's settings (leader election's are in
- * {@code dev.kubeloop.leader.LeaderElectionSettings}): one {@link Setting} per property, with the
+ * The catalog of the runtime's settings: one {@link Setting} per property, with the
  * default the runtime uses when it is not set. Defaults follow client-go and controller-runtime:
  * the rate limiter's are the work queue's own constants, a reconciler's are those of the
- * {@link Reconciler @Reconciler} annotation, read from it. Stateless.
+ * {@link Reconciler @Reconciler} annotation, read from it. The other catalogs have the same form
+ * ({@code XxxSettings} with its constants and {@code all()}): {@code LeaderElectionSettings},
+ * {@code ShardingSettings}, {@code WebhookSettings}. Stateless.
  */
 public final class Settings {
 
@@ -80,11 +81,11 @@ public final class Settings {
     /** The reconciler-wide bucket's refill rate. */
     public static final Setting<Double> RATE_LIMITER_QPS = Setting.of("rate-limiter.qps",
             TokenBucketRateLimiter.DEFAULT_QPS, "a positive number such as 10 or 0.5",
-            qps -> qps > 0 && !qps.isInfinite());
+            TokenBucketRateLimiter::validQps);
 
     /** The reconciler-wide bucket's size. */
     public static final Setting<Integer> RATE_LIMITER_BURST = Setting.of("rate-limiter.burst",
-            TokenBucketRateLimiter.DEFAULT_BURST, "a whole number of 1 or more", burst -> burst >= 1);
+            TokenBucketRateLimiter.DEFAULT_BURST, "a whole number of 1 or more", TokenBucketRateLimiter::validBurst);
 
     /** Failed reconciles each reconciler keeps for introspection. */
     public static final Setting<Integer> INTROSPECTION_LAST_ERRORS = Setting.of("introspection.last-errors", 20,

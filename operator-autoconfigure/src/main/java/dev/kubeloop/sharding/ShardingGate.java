@@ -1,7 +1,7 @@
 package dev.kubeloop.sharding;
 
 import dev.kubeloop.queue.Ticker;
-import dev.kubeloop.runtime.NamedThreadFactory;
+import dev.kubeloop.runtime.Setting;
 import dev.kubeloop.runtime.cache.ShardLayout;
 import dev.kubeloop.runtime.controller.ReconcileFence;
 import dev.kubeloop.runtime.manager.LeadershipState;
@@ -11,23 +11,16 @@ import dev.kubeloop.runtime.manager.WorkGate;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,34 +38,25 @@ import org.slf4j.LoggerFactory;
  * while the manager still drains; {@link #close} then leaves the ring (an empty Lease, deleted).
  *
  * <p>Threads: {@code kubeloop-sharding} runs every round and every API call of the ring (one
- * thread: the protocol's state is confined to it); {@code kubeloop-sharding-fence} enforces the
- * renew deadline on its own, so that an API call that hangs cannot keep this replica acting;
- * {@code kubeloop-sharding-labels} writes slot labels. All end at {@link #close}.
+ * thread: the protocol's state is confined to it); {@link RenewDeadline}'s
+ * {@code kubeloop-sharding-fence} enforces the renew deadline on its own, so that an API call that
+ * hangs cannot keep this replica acting; {@code kubeloop-sharding-labels} writes slot labels
+ * ({@link SlotLabeler}). All end at {@link #close}. What health, metrics and introspection see is
+ * built by {@link ShardingStatus}.
  *
  * <p>State ownership: {@code ring}, {@code view}, {@code leases} and {@code labeler} are confined to
- * the sharding thread; {@code renewDeadlineAt} is written there and read by the fence thread;
- * {@code fenced} is set by the fence thread and consumed by the sharding thread, which then drops
- * every bucket before it counts any renewal; {@code callingThread} (the sharding thread while it
- * waits for the API server) is guarded by {@code callLock}, so that the fence thread and a call's
- * timeout interrupt only the call under way, never the next one; {@code state} is a volatile
- * snapshot for health, metrics and introspection.
+ * the sharding thread; the renew deadline and the call under way are {@link RenewDeadline}'s (when
+ * it reports a missed deadline, the sharding thread drops every bucket before it counts any
+ * renewal); {@code state} is a volatile snapshot for health, metrics and introspection.
  *
- * <p>Every member also lists the ring once per retry period (a broken watch must not leave it
- * planning on an old ring) and deletes the Leases of members gone for four lease durations.
+ * <p>How the member sees the ring (a watch, a list per retry period, stale Leases deleted) is
+ * {@link RingWatch}'s.
  */
 public final class ShardingGate implements WorkGate, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ShardingGate.class);
     /** A round planned for an expiry runs this much later, so that the member is expired by then. */
     private static final Duration EXPIRY_MARGIN = Duration.ofMillis(20);
-    private static final long NEVER_LISTED = Long.MIN_VALUE;
-    /**
-     * A Lease unchanged for this many lease durations belongs to a member long gone (SIGKILLed with
-     * a random identity, it never comes back): any member deletes it, so that the ring does not
-     * grow with every crash.
-     */
-    private static final int STALE_LEASE_DURATIONS = 4;
-
     private final KubernetesClient client;
     private final ShardingSettings settings;
     private final ShardLayout layout;
@@ -82,29 +66,20 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
     private final ShardRing ring;
     private final RingView view;
     private final MemberLeases leases;
-    private final AtomicLong renewDeadlineAt = new AtomicLong(Long.MAX_VALUE);
-    private final AtomicBoolean roundQueued = new AtomicBoolean();
-    /** Set by the fence thread when it fenced this replica; the sharding thread then drops every bucket. */
-    private final AtomicBoolean fenced = new AtomicBoolean();
+    private final RingWatch ringWatch;
     private final Object lifecycle = new Object();
     // guarded by lifecycle; the executors are used from any thread once created
-    private volatile ScheduledThreadPoolExecutor sharding;
-    private volatile ScheduledThreadPoolExecutor fenceTimer;
+    private volatile ShardingThread sharding;
+    private volatile RenewDeadline deadline;
     private boolean opened;
     private volatile boolean closed;
     // confined to the sharding thread
     private ShardControl shards;
-    private SharedIndexInformer<Lease> watch;
     private SlotLabeler labeler;
     private boolean wasInRing;
     private String lastWriteFailure;
     private ScheduledFuture<?> expiryRound;
     private long scheduledExpiry;
-    private long lastList = NEVER_LISTED;
-    /** The sharding thread while it waits for the API server; the fence thread interrupts it. */
-    private final Object callLock = new Object();
-    // guarded by callLock
-    private Thread callingThread;
     private volatile ShardingState state;
 
     public ShardingGate(KubernetesClient client, ShardingSettings settings) {
@@ -122,6 +97,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
                 settings.retryPeriod(), ticker, clock);
         this.view = new RingView(settings.identity());
         this.leases = new MemberLeases(client, settings);
+        this.ringWatch = new RingWatch(leases, view, settings, ticker);
         this.state = snapshot(java.util.Map.of());
     }
 
@@ -160,18 +136,15 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
                 throw new IllegalStateException("the sharding gate opens once");
             }
             opened = true;
-            sharding = new ScheduledThreadPoolExecutor(1,
-                    runnable -> NamedThreadFactory.single("kubeloop-sharding", runnable));
-            sharding.setRemoveOnCancelPolicy(true);
-            fenceTimer = new ScheduledThreadPoolExecutor(1,
-                    runnable -> NamedThreadFactory.single("kubeloop-sharding-fence", runnable));
-            fenceTimer.setRemoveOnCancelPolicy(true);
+            sharding = new ShardingThread(this::round,
+                    "ring=" + settings.describe() + " identity=" + settings.identity());
+            deadline = new RenewDeadline(settings.renewDeadline(), ticker, this::deadlineMissed);
         }
         // the workers run from now on; the fence decides which keys they may reconcile
         workers.start();
         log.info("Sharding started, joining the ring: ring={} identity={} buckets={} lease-duration={} "
                 + "renew-deadline={} retry-period={}", settings.describe(), settings.identity(), settings.buckets(),
-                format(settings.leaseDuration()), format(settings.renewDeadline()), format(settings.retryPeriod()));
+                Setting.format(settings.leaseDuration()), Setting.format(settings.renewDeadline()), Setting.format(settings.retryPeriod()));
         run(() -> start(control));
     }
 
@@ -180,46 +153,10 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         shards = control;
         labeler = new SlotLabeler(client, layout, fence::isOpen);
         labeler.start(control.primaries());
-        watch = leases.informer();
-        watch.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Lease lease) {
-                changed(lease, false);
-            }
-
-            @Override
-            public void onUpdate(Lease before, Lease lease) {
-                changed(lease, false);
-            }
-
-            @Override
-            public void onDelete(Lease lease, boolean unknownState) {
-                changed(lease, true);
-            }
-        });
-        watch.start().whenComplete((ignored, error) -> {
-            if (error != null) {
-                log.warn("Cannot watch the ring's Leases ({}): this replica sees the ring only through its own "
-                        + "reads. Grant list and watch on leases: ring={}", error.toString(), settings.describe());
-            }
-            requestRound();
-        });
+        ringWatch.start(sharding);
         // every half retry period: renewals then come between one and one and a half retry periods apart
         long period = settings.retryPeriod().toNanos() / 2;
-        sharding.scheduleWithFixedDelay(this::requestRound, period, period, TimeUnit.NANOSECONDS);
-    }
-
-    /** A ring Lease changed (on the informer's thread): record it and plan again. */
-    private void changed(Lease lease, boolean deleted) {
-        long now = ticker.read();
-        run(() -> {
-            if (deleted) {
-                view.deleted(lease.getMetadata().getName(), now);
-            } else {
-                MemberLeases.read(lease).ifPresent(member -> view.update(member, now));
-            }
-        });
-        requestRound();
+        sharding.scheduleWithFixedDelay(this::requestRound, period);
     }
 
     @Override
@@ -239,7 +176,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
      */
     @Override
     public void close() {
-        ScheduledThreadPoolExecutor executor;
+        ShardingThread executor;
         synchronized (lifecycle) {
             if (closed) {
                 return;
@@ -250,10 +187,13 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         fence.closeAll();
         if (executor != null) {
             try {
-                executor.submit(this::leave).get(settings.renewDeadline().toMillis(), TimeUnit.MILLISECONDS);
+                executor.submit(() -> {
+                    leave();
+                    return null;
+                }).get(settings.renewDeadline().toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 log.warn("Leaving the ring took longer than {}; stopping anyway, the others take over once this "
-                        + "replica's Lease expires: ring={} identity={}", format(settings.renewDeadline()),
+                        + "replica's Lease expires: ring={} identity={}", Setting.format(settings.renewDeadline()),
                         settings.describe(), settings.identity());
             } catch (ExecutionException | RejectedExecutionException e) {
                 log.warn("Leaving the ring failed: ring={} identity={}: {}", settings.describe(), settings.identity(),
@@ -261,8 +201,8 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            executor.shutdownNow();
-            fenceTimer.shutdownNow();
+            executor.close();
+            deadline.close();
         }
     }
 
@@ -271,9 +211,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         if (labeler != null) {
             labeler.close();
         }
-        if (watch != null) {
-            watch.stop();
-        }
+        ringWatch.stop();
         try {
             leases.leave(clock.instant());
             log.info("Left the ring: ring={} identity={}", settings.describe(), settings.identity());
@@ -286,13 +224,10 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
 
     // ---- rounds ---------------------------------------------------------------------------------
 
-    /** Plans a round on the sharding thread, unless one is queued already. */
     private void requestRound() {
-        if (roundQueued.compareAndSet(false, true)) {
-            run(() -> {
-                roundQueued.set(false);
-                round();
-            });
+        ShardingThread thread = sharding;
+        if (thread != null) {
+            thread.requestRound();
         }
     }
 
@@ -302,7 +237,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
             return;
         }
         fenceIfExpired();
-        refreshView();
+        ringWatch.refresh(deadline);
         long now = ticker.read();
         view.prune(now);
         if (closed) {
@@ -331,44 +266,10 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         publish();
     }
 
-    /**
-     * Lists the ring's Leases once per retry period, on top of the watch: a watch that broke (and
-     * is backing off) must not leave this replica planning on a stale ring for long. One small
-     * list per member per retry period.
-     */
-    private void refreshView() {
-        long now = ticker.read();
-        if (lastList != NEVER_LISTED && now - lastList < settings.retryPeriod().toNanos()) {
-            return;
-        }
-        try {
-            List<MemberLease> all = call(leases::list);
-            lastList = now;
-            view.listed(all, ticker.read());
-        } catch (RuntimeException e) {
-            log.debug("Could not list the ring's Leases: ring={}: {}", settings.describe(), e.getMessage());
-            return;
-        }
-        long staleAfter = settings.leaseDuration().multipliedBy(STALE_LEASE_DURATIONS).toNanos();
-        for (MemberLease stale : view.stale(ticker.read(), staleAfter)) {
-            try {
-                call(() -> {
-                    leases.deleteStale(stale);
-                    return null;
-                });
-                log.info("Deleted the Lease of a member gone for {} lease durations: ring={} identity={} lease={}",
-                        STALE_LEASE_DURATIONS, settings.describe(), settings.identity(), stale.name());
-            } catch (RuntimeException e) {
-                log.debug("Could not delete the stale Lease {}: ring={}: {}", stale.name(), settings.describe(),
-                        e.getMessage());
-            }
-        }
-    }
-
     /** On the sharding thread: fences this replica if its renew deadline passed since its last successful write. */
     private void fenceIfExpired() {
-        if (fenced.getAndSet(false) || wasInRing && !ring.inRing()) {
-            fenceNow("its Lease was not renewed within renew-deadline (" + format(settings.renewDeadline()) + ")");
+        if (deadline.takeMissed() || wasInRing && !ring.inRing()) {
+            fenceNow("its Lease was not renewed within renew-deadline (" + Setting.format(settings.renewDeadline()) + ")");
         }
     }
 
@@ -390,17 +291,16 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
                         settings.leaseName());
             }
             wasInRing = inRing;
-            long deadline = ring.renewDeadlineAt();
-            renewDeadlineAt.set(deadline);
-            if (deadline != Long.MAX_VALUE) {
-                fence.renewed(deadline); // what every write checks, on the clock, whatever the fence timer does
+            long renewBy = ring.renewDeadlineAt();
+            if (renewBy != Long.MAX_VALUE) {
+                fence.renewed(renewBy); // what every write checks, on the clock, whatever the fence timer does
             }
-            scheduleFenceCheck(deadline);
+            deadline.renewed(renewBy);
             return true;
         } catch (RuntimeException e) { // a KubernetesClientException, or the client's own failure
             if (!String.valueOf(e.getMessage()).equals(lastWriteFailure)) {
                 log.warn("Could not write this replica's Lease (retrying every {}): ring={} identity={}: {}",
-                        format(settings.retryPeriod()), settings.describe(), settings.identity(), e.getMessage());
+                        Setting.format(settings.retryPeriod()), settings.describe(), settings.identity(), e.getMessage());
                 lastWriteFailure = String.valueOf(e.getMessage());
             }
             return false;
@@ -472,9 +372,9 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
                     int interrupted = fence.interrupt(bucket);
                     log.warn("Reconciles of bucket {} still running {} after it was given away; interrupted {} of "
                             + "them (kubeloop.sharding.drain-timeout): ring={}", bucket,
-                            format(settings.drainTimeout()), interrupted, settings.describe());
+                            Setting.format(settings.drainTimeout()), interrupted, settings.describe());
                 }
-            }, settings.drainTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            }, settings.drainTimeout().toNanos());
         } else {
             fence.interrupt(bucket);
         }
@@ -489,28 +389,19 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
 
     // ---- fencing ---------------------------------------------------------------------------------
 
-    private void scheduleFenceCheck(long deadline) {
-        long delay = deadline - ticker.read();
-        try {
-            fenceTimer.schedule(this::fenceCheck, Math.max(0, delay), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            // closed
-        }
-    }
-
     /** On the fence thread: stop every reconcile at once if no renewal came in time. */
-    private void fenceCheck() {
-        if (closed || ticker.read() < renewDeadlineAt.get()) {
+    private void deadlineMissed() {
+        if (closed) {
             return;
         }
-        fenced.set(true);
+        deadline.markMissed();
         int inFlight = fence.closeAll();
         int interrupted = fence.interrupt(-1);
         state = state.outOfRing(clock.instant());
-        interruptCall(); // a Lease call that hangs must not keep the ring from going on
+        deadline.interruptCall(); // a Lease call that hangs must not keep the ring from going on
         log.error("Lost this replica's place in the ring: its Lease was not renewed within renew-deadline ({}). "
                 + "Stopped reconciling every bucket ({} reconciles in flight, {} interrupted); rejoining: ring={} "
-                + "identity={}", format(settings.renewDeadline()), inFlight, interrupted, settings.describe(),
+                + "identity={}", Setting.format(settings.renewDeadline()), inFlight, interrupted, settings.describe(),
                 settings.identity());
         requestRound();
     }
@@ -522,7 +413,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         SortedSet<Integer> running = ring.fence();
         running.forEach(shards::stopBucket);
         wasInRing = false;
-        renewDeadlineAt.set(Long.MAX_VALUE);
+        deadline.reset();
         publish();
         log.warn("Out of the ring, holding nothing until it rejoins ({}): ring={} identity={} dropped={}", reason,
                 settings.describe(), settings.identity(), running);
@@ -544,7 +435,7 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
         }
         scheduledExpiry = expiry;
         long delay = expiry - ticker.read() + EXPIRY_MARGIN.toNanos();
-        expiryRound = sharding.schedule(this::requestRound, Math.max(0, delay), TimeUnit.NANOSECONDS);
+        expiryRound = sharding.schedule(this::requestRound, delay);
     }
 
     private void publish() {
@@ -552,79 +443,21 @@ public final class ShardingGate implements WorkGate, AutoCloseable {
     }
 
     private ShardingState snapshot(java.util.Map<String, Integer> objects) {
-        long now = ticker.read();
-        List<ShardingState.Member> members = new ArrayList<>();
-        RingView.Snapshot ringNow = view.snapshot(now);
-        for (MemberLease lease : ringNow.leases()) {
-            members.add(new ShardingState.Member(lease.hasHolder() ? lease.identity() : "(left) " + lease.name(),
-                    ringNow.members().containsKey(lease.identity()), lease.held(), lease.renewTime()));
-        }
-        return new ShardingState(settings.ring(), settings.namespace(), settings.identity(), settings.buckets(),
-                ring.inRing(), ring.inRingSince(), members,
-                ring.inRing() ? ring.inPhase(ShardRing.Phase.ACTIVE) : java.util.Collections.emptySortedSet(),
-                ring.target(),
-                ring.handoffs(), ring.rebalances(), ring.handoffsIn(), ring.handoffsOut(), objects,
-                labeler == null ? 0 : labeler.written(), "labels");
+        return ShardingStatus.of(settings, ring, view.snapshot(ticker.read()), objects,
+                labeler == null ? 0 : labeler.written());
     }
 
     /** Makes an API call on the sharding thread, interruptible by the fence thread. */
     private <R> R call(java.util.function.Supplier<R> request) {
-        Thread caller = Thread.currentThread();
-        synchronized (callLock) {
-            callingThread = caller;
-        }
-        // no call may hold the ring up longer than the renew deadline, in or out of the ring
-        ScheduledFuture<?> timeout = null;
-        try {
-            timeout = fenceTimer.schedule(this::interruptCall, settings.renewDeadline().toNanos(),
-                    TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            // closing: the call is bounded by the client's own timeouts
-        }
-        try {
-            return request.get();
-        } finally {
-            synchronized (callLock) {
-                callingThread = null;
-            }
-            if (timeout != null) {
-                timeout.cancel(false);
-            }
-            Thread.interrupted(); // an interrupt meant for this call must not fail the next one
-        }
+        return deadline.call(request);
     }
 
-    /** Interrupts the Lease call under way, if any (under the lock: never the call after it). */
-    private void interruptCall() {
-        synchronized (callLock) {
-            if (callingThread != null) {
-                callingThread.interrupt();
-            }
-        }
-    }
-
-    /** Runs {@code task} on the sharding thread; logs what it throws, so that the thread goes on. */
+    /** Runs {@code task} on the sharding thread, once opened. */
     private void run(Runnable task) {
-        ScheduledThreadPoolExecutor executor = sharding;
-        if (executor == null || executor.isShutdown()) {
-            return;
+        ShardingThread thread = sharding;
+        if (thread != null) {
+            thread.run(task);
         }
-        try {
-            executor.execute(() -> {
-                try {
-                    task.run();
-                } catch (RuntimeException e) {
-                    log.error("Sharding step failed: ring={} identity={}", settings.describe(), settings.identity(), e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            // closed meanwhile
-        }
-    }
-
-    static String format(Duration duration) {
-        long millis = duration.toMillis();
-        return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.kubeloop.sharding;
 
+import dev.kubeloop.runtime.LeaseTimings;
 import dev.kubeloop.runtime.Setting;
+import dev.kubeloop.runtime.Settings;
 import dev.kubeloop.runtime.cache.ShardLayout;
 import java.time.Duration;
 import java.util.List;
@@ -15,7 +17,8 @@ import java.util.regex.Pattern;
  *
  * <p>Every member renews its own Lease every {@code retryPeriod}; one that has not renewed for
  * {@code renewDeadline} stops acting on everything; the others take its buckets once
- * {@code leaseDuration} has passed since they last saw its Lease change. {@code drainTimeout} bounds
+ * {@code leaseDuration} has passed since they last saw its Lease change. The timings obey
+ * {@link LeaseTimings}, the rule leader election's obey too. {@code drainTimeout} bounds
  * how long a bucket being given away waits for its reconciles in flight before they are
  * interrupted.
  *
@@ -32,7 +35,6 @@ public record ShardingSettings(String ring, String namespace, String identity, i
         Duration renewDeadline, Duration retryPeriod, Duration drainTimeout) {
 
     // first: the settings below use them while the class initializes
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Pattern IDENTITY = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
     /** A Lease name is a DNS subdomain of at most this many characters. */
     private static final int MAX_LEASE_NAME = 253;
@@ -41,10 +43,10 @@ public record ShardingSettings(String ring, String namespace, String identity, i
     public static final Setting<Boolean> ENABLED = Setting.any("sharding.enabled", false, "true or false");
     /** The ring's name. */
     public static final Setting<String> RING_NAME = Setting.derived("sharding.ring-name",
-            "<spring.application.name>", "a DNS label such as my-operator", ShardingSettings::isDnsLabel);
+            "<spring.application.name>", "a DNS label such as my-operator", Settings::isDnsLabel);
     /** The namespace of the ring's Leases. */
     public static final Setting<String> NAMESPACE = Setting.derived("sharding.namespace", "the pod's namespace",
-            "a namespace name", ShardingSettings::isDnsLabel);
+            "a namespace name", Settings::isDnsLabel);
     /** This replica's identity. */
     public static final Setting<String> IDENTITY_SETTING = Setting.derived("sharding.identity",
             "pod name + random suffix", "lower-case letters, digits, '-' and '.', unique per process",
@@ -55,14 +57,14 @@ public record ShardingSettings(String ring, String namespace, String identity, i
     /** client-go's lease duration. */
     public static final Setting<Duration> LEASE_DURATION = Setting.of("sharding.lease-duration",
             Duration.ofSeconds(15), "a whole number of seconds, longer than renew-deadline",
-            duration -> positive(duration) && duration.getNano() == 0);
+            duration -> Settings.positive(duration) && duration.getNano() == 0);
     /** client-go's renew deadline. */
     public static final Setting<Duration> RENEW_DEADLINE = Setting.of("sharding.renew-deadline",
             Duration.ofSeconds(10), "a positive duration, shorter than lease-duration and at least 2 × retry-period",
-            ShardingSettings::positive);
+            Settings::positive);
     /** client-go's retry period. */
     public static final Setting<Duration> RETRY_PERIOD = Setting.of("sharding.retry-period", Duration.ofSeconds(2),
-            "a positive duration", ShardingSettings::positive);
+            "a positive duration", Settings::positive);
     /** How long a bucket given away waits for its reconciles in flight. */
     public static final Setting<Duration> DRAIN_TIMEOUT = Setting.of("sharding.drain-timeout", Duration.ofSeconds(30),
             "a duration of 0 or more", duration -> !duration.isNegative());
@@ -76,7 +78,7 @@ public record ShardingSettings(String ring, String namespace, String identity, i
         check(RENEW_DEADLINE, renewDeadline);
         check(RETRY_PERIOD, retryPeriod);
         check(DRAIN_TIMEOUT, drainTimeout);
-        checkTimings(leaseDuration, renewDeadline, retryPeriod);
+        LeaseTimings.check(leaseDuration, renewDeadline, retryPeriod, Setting.PREFIX + "sharding.");
         if (leaseName(ring, identity).length() > MAX_LEASE_NAME) {
             throw new IllegalArgumentException(IDENTITY_SETTING.property() + " '" + identity + "' is too long: with "
                     + "the ring's name it must fit a Lease name of " + MAX_LEASE_NAME + " characters");
@@ -84,29 +86,9 @@ public record ShardingSettings(String ring, String namespace, String identity, i
     }
 
     /** Every sharding setting, for the documentation checks. */
-    public static List<Setting<?>> settings() {
+    public static List<Setting<?>> all() {
         return List.of(ENABLED, RING_NAME, NAMESPACE, IDENTITY_SETTING, BUCKETS, LEASE_DURATION, RENEW_DEADLINE,
                 RETRY_PERIOD, DRAIN_TIMEOUT);
-    }
-
-    /**
-     * Checks the timings against each other: a member that cannot renew must stop before the
-     * others may start ({@code lease-duration > renew-deadline}), and must get at least two
-     * attempts before it gives up ({@code renew-deadline >= 2 × retry-period}).
-     *
-     * @throws IllegalArgumentException naming the settings at fault
-     */
-    public static void checkTimings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
-        if (leaseDuration.compareTo(renewDeadline) <= 0) {
-            throw new IllegalArgumentException(LEASE_DURATION.property() + " (" + Setting.format(leaseDuration)
-                    + ") must be longer than " + RENEW_DEADLINE.property() + " (" + Setting.format(renewDeadline)
-                    + "): a member that cannot renew must stop before the others take its buckets");
-        }
-        if (renewDeadline.compareTo(retryPeriod.multipliedBy(2)) < 0) {
-            throw new IllegalArgumentException(RENEW_DEADLINE.property() + " (" + Setting.format(renewDeadline)
-                    + ") must be at least 2 × " + RETRY_PERIOD.property() + " (" + Setting.format(retryPeriod)
-                    + "): a member needs more than one renewal attempt before it gives up");
-        }
     }
 
     /** This replica's Lease: {@code <ring>-<identity>}. */
@@ -126,14 +108,6 @@ public record ShardingSettings(String ring, String namespace, String identity, i
 
     private static String leaseName(String ring, String identity) {
         return ring + "-" + identity;
-    }
-
-    private static boolean isDnsLabel(String name) {
-        return DNS_LABEL.matcher(name).matches();
-    }
-
-    private static boolean positive(Duration duration) {
-        return !duration.isNegative() && !duration.isZero();
     }
 
     private static <T> void check(Setting<T> setting, T value) {

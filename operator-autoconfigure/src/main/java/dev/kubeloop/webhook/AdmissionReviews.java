@@ -38,23 +38,8 @@ final class AdmissionReviews {
     }
 
     static Request read(Json json, byte[] body) throws BadReview {
-        JsonNode tree = json.readTree(body);
-        String apiVersion = tree.path("apiVersion").asText("");
-        String kind = tree.path("kind").asText("");
-        if (!KIND.equals(kind) || !API_VERSION.equals(apiVersion)) {
-            throw new BadReview(null, "expected an " + API_VERSION + " " + KIND + ", got "
-                    + (apiVersion.isEmpty() && kind.isEmpty() ? "no apiVersion and kind" : apiVersion + " " + kind)
-                    + (KIND.equals(kind) ? " (list only v1 in the webhook configuration's admissionReviewVersions)"
-                            : ""));
-        }
-        JsonNode requestNode = tree.path("request");
-        if (!requestNode.isObject()) {
-            throw new BadReview(null, "the AdmissionReview has no request");
-        }
-        String uid = requestNode.path("uid").asText("");
-        if (uid.isEmpty()) {
-            throw new BadReview(null, "the AdmissionReview's request has no uid");
-        }
+        JsonNode requestNode = ReviewEnvelope.read(json, body, API_VERSION, KIND,
+                "the webhook configuration's admissionReviewVersions").request();
         AdmissionRequest request = json.read(requestNode, AdmissionRequest.class, null, "the request");
         AdmissionContext context;
         try {

@@ -19,16 +19,23 @@ import java.util.Objects;
  */
 abstract class AdmissionWebhook<T extends HasMetadata> implements Webhook {
 
+    private final WebhookType type;
     private final ResourceType resource;
     private final Class<T> javaType;
     private final Json json;
     private final String path;
 
-    AdmissionWebhook(Class<T> javaType, Json json) {
+    AdmissionWebhook(WebhookType type, Class<T> javaType, Json json) {
+        this.type = type;
         this.javaType = Objects.requireNonNull(javaType, "javaType");
         this.resource = ResourceType.of(javaType);
         this.json = json;
-        this.path = type().path(resource);
+        this.path = type.path(resource);
+    }
+
+    @Override
+    public final WebhookType type() {
+        return type;
     }
 
     @Override

@@ -28,22 +28,9 @@ final class ConversionReviews {
     }
 
     static Request read(Json json, byte[] body) throws BadReview {
-        JsonNode tree = json.readTree(body);
-        String apiVersion = tree.path("apiVersion").asText("");
-        String kind = tree.path("kind").asText("");
-        if (!KIND.equals(kind) || !API_VERSION.equals(apiVersion)) {
-            throw new BadReview(null, "expected an " + API_VERSION + " " + KIND + ", got "
-                    + (apiVersion.isEmpty() && kind.isEmpty() ? "no apiVersion and kind" : apiVersion + " " + kind)
-                    + (KIND.equals(kind) ? " (list only v1 in the CRD's conversionReviewVersions)" : ""));
-        }
-        JsonNode request = tree.path("request");
-        if (!request.isObject()) {
-            throw new BadReview(null, "the ConversionReview has no request");
-        }
-        String uid = request.path("uid").asText("");
-        if (uid.isEmpty()) {
-            throw new BadReview(null, "the ConversionReview's request has no uid");
-        }
+        ReviewEnvelope envelope = ReviewEnvelope.read(json, body, API_VERSION, KIND, "the CRD's conversionReviewVersions");
+        JsonNode request = envelope.request();
+        String uid = envelope.uid();
         String desired = request.path("desiredAPIVersion").asText("");
         if (desired.isEmpty()) {
             throw new BadReview(uid, "the ConversionReview's request has no desiredAPIVersion");

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.kubeloop.runtime.Causes;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.util.Map;
@@ -157,11 +158,8 @@ final class Json {
      * sent it sees the field and the expected type, which is what they need to fix it).
      */
     static String describe(Throwable failure) {
-        Throwable cause = failure;
-        while (cause != null && !(cause instanceof JsonMappingException)) {
-            cause = cause.getCause();
-        }
-        if (!(cause instanceof JsonMappingException mapping)) {
+        JsonMappingException mapping = Causes.find(failure, JsonMappingException.class).orElse(null);
+        if (mapping == null) {
             return failure.getClass().getSimpleName();
         }
         String path = mapping.getPath().stream()

@@ -20,13 +20,8 @@ final class MutatingWebhook<T extends HasMetadata> extends AdmissionWebhook<T> {
     private final Defaulter<T> defaulter;
 
     MutatingWebhook(Class<T> javaType, Defaulter<T> defaulter, Json json) {
-        super(javaType, json);
+        super(WebhookType.MUTATING, javaType, json);
         this.defaulter = Objects.requireNonNull(defaulter, "defaulter");
-    }
-
-    @Override
-    public WebhookType type() {
-        return WebhookType.MUTATING;
     }
 
     @Override

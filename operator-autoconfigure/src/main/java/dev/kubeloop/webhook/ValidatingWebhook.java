@@ -17,13 +17,8 @@ final class ValidatingWebhook<T extends HasMetadata> extends AdmissionWebhook<T>
     private final Validator<T> validator;
 
     ValidatingWebhook(Class<T> javaType, Validator<T> validator, Json json) {
-        super(javaType, json);
+        super(WebhookType.VALIDATING, javaType, json);
         this.validator = Objects.requireNonNull(validator, "validator");
-    }
-
-    @Override
-    public WebhookType type() {
-        return WebhookType.VALIDATING;
     }
 
     @Override

@@ -85,7 +85,7 @@ public final class WebhookSettings {
     }
 
     /** Every webhook setting. */
-    public static List<Setting<?>> settings() {
+    public static List<Setting<?>> all() {
         return List.of(ENABLED, PORT, ADDRESS, SSL_BUNDLE, THREADS, MAX_CONNECTIONS, HANDSHAKE_TIMEOUT, IDLE_TIMEOUT,
                 REQUEST_TIMEOUT, BODY_BUDGET, DEV_REGISTRATION, DEV_REGISTRATION_HOST);
     }

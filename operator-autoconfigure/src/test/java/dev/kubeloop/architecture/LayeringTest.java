@@ -23,6 +23,7 @@ class LayeringTest {
     private static final String QUEUE = "dev.kubeloop.queue..";
     private static final String RUNTIME = "dev.kubeloop.runtime..";
     private static final String WEBHOOK = "dev.kubeloop.webhook..";
+    private static final String SHARDING = "dev.kubeloop.sharding..";
 
     /** Every package of the library is a slice; none may reach itself again through others. */
     @ArchTest
@@ -34,19 +35,23 @@ class LayeringTest {
             .onlyDependOnClassesThat().resideInAnyPackage("java..", QUEUE);
 
     /**
-     * What users implement and call depends on the fabric8 model and client interfaces and on
-     * SLF4J only: no runtime machinery, no Spring, no Micrometer, no fabric8 implementation classes.
+     * What users implement and call depends on the fabric8 model and client interfaces, SLF4J and
+     * JSpecify's nullness annotations only: no runtime machinery, no Spring, no Micrometer, no fabric8
+     * implementation classes.
      */
     @ArchTest
     static final ArchRule apiUsesNoMachinery = classes().that().resideInAPackage(API).should()
             .onlyDependOnClassesThat().resideInAnyPackage("java..", API, "io.fabric8.kubernetes.api..",
                     "io.fabric8.kubernetes.client", "io.fabric8.kubernetes.client.dsl..", "org.slf4j..",
-                    "com.fasterxml.jackson.annotation..");
+                    "com.fasterxml.jackson.annotation..", "org.jspecify.annotations..");
 
-    /** The runtime and the webhook server run in any Java application: no Spring, no Micrometer. */
+    /**
+     * The runtime, leader election, sharding and the webhook server run in any Java application:
+     * no Spring, no Micrometer.
+     */
     @ArchTest
     static final ArchRule runtimeUsesNoSpringAndNoMicrometer = noClasses().that().resideInAnyPackage(RUNTIME,
-            "dev.kubeloop.leader..", "dev.kubeloop.introspection..", WEBHOOK).should().dependOnClassesThat()
+            "dev.kubeloop.leader..", SHARDING, "dev.kubeloop.introspection..", WEBHOOK).should().dependOnClassesThat()
             .resideInAnyPackage("org.springframework..", "io.micrometer..");
 
     /**
@@ -88,6 +93,7 @@ class LayeringTest {
             .layer("controller").definedBy("dev.kubeloop.runtime.controller..")
             .layer("manager").definedBy("dev.kubeloop.runtime.manager..")
             .layer("leader").definedBy("dev.kubeloop.leader..")
+            .layer("sharding").definedBy(SHARDING)
             .layer("webhook").definedBy(WEBHOOK)
             .layer("metrics").definedBy("dev.kubeloop.metrics..")
             .layer("observation").definedBy("dev.kubeloop.observation..")
@@ -100,18 +106,20 @@ class LayeringTest {
             .whereLayer("metrics").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("observation").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("leader").mayOnlyBeAccessedByLayers("autoconfigure")
+            .whereLayer("sharding").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("webhook").mayOnlyBeAccessedByLayers("metrics", "health", "autoconfigure")
-            .whereLayer("manager").mayOnlyBeAccessedByLayers("leader", "metrics", "health", "introspection",
-                    "autoconfigure")
-            .whereLayer("controller").mayOnlyBeAccessedByLayers("manager", "leader", "metrics", "health",
+            .whereLayer("manager").mayOnlyBeAccessedByLayers("leader", "sharding", "metrics", "health",
+                    "introspection", "autoconfigure")
+            .whereLayer("controller").mayOnlyBeAccessedByLayers("manager", "leader", "sharding", "metrics", "health",
                     "introspection", "autoconfigure")
             .whereLayer("handler").mayOnlyBeAccessedByLayers("controller", "manager")
             .whereLayer("event").mayOnlyBeAccessedByLayers("controller", "manager")
             .whereLayer("client").mayOnlyBeAccessedByLayers("controller", "manager")
-            .whereLayer("cache").mayOnlyBeAccessedByLayers("handler", "controller", "manager", "leader", "metrics",
+            .whereLayer("cache").mayOnlyBeAccessedByLayers("handler", "controller", "manager", "leader", "sharding", "metrics",
                     "health", "introspection", "autoconfigure")
             .whereLayer("runtime base").mayOnlyBeAccessedByLayers("cache", "client", "event", "handler", "controller",
-                    "manager", "leader", "webhook", "metrics", "observation", "health", "introspection", "autoconfigure")
+                    "manager", "leader", "sharding", "webhook", "metrics", "observation", "health", "introspection",
+                    "autoconfigure")
             .whereLayer("queue").mayOnlyBeAccessedByLayers("runtime base", "cache", "client", "event", "handler",
-                    "controller", "manager", "leader", "metrics", "health", "introspection", "autoconfigure");
+                    "controller", "manager", "leader", "sharding", "metrics", "health", "introspection", "autoconfigure");
 }

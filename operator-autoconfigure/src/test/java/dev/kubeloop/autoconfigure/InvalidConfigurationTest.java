@@ -166,14 +166,14 @@ class InvalidConfigurationTest {
                 .run(failsWith(analysis -> {
                     assertThat(analysis.getDescription()).isEqualTo("Invalid leader election timings: "
                             + "kubeloop.leader-election.lease-duration (10s) must be longer than "
-                            + "kubeloop.leader-election.renew-deadline (10s): a leader that cannot renew must stop "
-                            + "acting before another replica may take the Lease over.");
-                    assertThat(analysis.getAction()).contains("lease-duration > renew-deadline > 2.2 × retry-period");
+                            + "kubeloop.leader-election.renew-deadline (10s): a holder that cannot renew must stop "
+                            + "acting before another replica may take over.");
+                    assertThat(analysis.getAction()).contains("lease-duration > renew-deadline >= 2 × retry-period");
                 }));
-        leaderElection.withPropertyValues("kubeloop.leader-election.retry-period=5s")
+        leaderElection.withPropertyValues("kubeloop.leader-election.retry-period=6s")
                 .run(failsWith(analysis -> assertThat(analysis.getDescription()).contains(
-                        "kubeloop.leader-election.renew-deadline (10s) must be longer than 2.2 × "
-                                + "kubeloop.leader-election.retry-period (5s)")));
+                        "kubeloop.leader-election.renew-deadline (10s) must be at least 2 × "
+                                + "kubeloop.leader-election.retry-period (6s)")));
         leaderElection.withPropertyValues("kubeloop.leader-election.lease-duration=15500ms")
                 .run(failsWith(analysis -> assertThat(analysis.getDescription()).contains(
                         "kubeloop.leader-election.lease-duration must be a whole number of seconds")));

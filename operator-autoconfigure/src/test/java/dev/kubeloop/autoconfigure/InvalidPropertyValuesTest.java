@@ -109,13 +109,13 @@ class InvalidPropertyValuesTest {
             new Case("kubeloop.leader-election.lease-duration", "long", "invalid value 'long'",
                     "a whole number of seconds, longer than renew-deadline"),
             new Case("kubeloop.leader-election.lease-duration", "15500ms", "lease-duration must be a whole number "
-                    + "of seconds", "lease-duration > renew-deadline > 2.2 × retry-period"),
+                    + "of seconds", "lease-duration > renew-deadline >= 2 × retry-period"),
             new Case("kubeloop.leader-election.renew-deadline", "-1s", "kubeloop.leader-election.renew-deadline must "
                     + "be a positive duration, was -1s", "lease-duration > renew-deadline"),
             new Case("kubeloop.leader-election.retry-period", "never", "invalid value 'never'",
                     "a positive duration such as"),
             new Case("kubeloop.leader-election.retry-period", "0", "retry-period must be a positive duration, was 0s",
-                    "2.2 × retry-period"),
+                    "2 × retry-period"),
             new Case("kubeloop.leader-election.release-on-shutdown", "sure", "invalid value 'sure'", "true or false"),
             new Case("kubeloop.leader-election.on-lost", "sometimes", "invalid value 'sometimes'",
                     "one of exit, standby"),

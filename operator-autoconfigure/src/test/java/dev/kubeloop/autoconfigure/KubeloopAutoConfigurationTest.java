@@ -84,6 +84,7 @@ class KubeloopAutoConfigurationTest {
             assertThat(config.primaryType()).isEqualTo(Widget.class);
             assertThat(config.workers()).isEqualTo(1);
             assertThat(config.resyncPeriod()).isEqualTo(Settings.RESYNC_PERIOD.defaultValue()).isEqualTo(Duration.ofHours(10));
+            assertThat(config.setting(Settings.MAX_ATTEMPTS)).isEqualTo(Settings.MAX_ATTEMPTS.defaultValue()).isZero();
         });
     }
 
@@ -96,7 +97,8 @@ class KubeloopAutoConfigurationTest {
                         "kubeloop.reconcilers.widget.generation-aware=false",
                         "kubeloop.reconcilers.widget.resync-period=0",
                         "kubeloop.reconcilers.widget.reconcile-timeout=5s",
-                        "kubeloop.reconcilers.widget.field-manager=widgets.example.com")
+                        "kubeloop.reconcilers.widget.field-manager=widgets.example.com",
+                        "kubeloop.reconcilers.widget.max-attempts=4")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     Controller<?> controller = context.getBean(ControllerManager.class).controller("widget")
@@ -109,6 +111,8 @@ class KubeloopAutoConfigurationTest {
                     assertThat(config.resyncPeriod()).isZero();
                     assertThat(config.reconcileTimeout()).isEqualTo(Duration.ofSeconds(5));
                     assertThat(config.fieldManager()).isEqualTo("widgets.example.com");
+                    assertThat(config.setting(Settings.MAX_ATTEMPTS)).as("the generic route: property, else "
+                            + "annotation").isEqualTo(config.maxAttempts()).isEqualTo(4);
                     assertThat(config.owns()).as("not overridable").containsExactly(ConfigMap.class);
                 });
     }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kubeloop.leader.LeaderElectionSettings;
-import dev.kubeloop.sharding.ShardingSettings;
 import dev.kubeloop.queue.RateLimiter;
+import dev.kubeloop.runtime.LeaseTimings;
 import dev.kubeloop.runtime.Setting;
 import dev.kubeloop.runtime.Settings;
 import dev.kubeloop.runtime.controller.ControllerConfig;
@@ -20,12 +20,12 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each setting has one definition, the runtime's catalog ({@link Settings},
- * {@link LeaderElectionSettings}); this test ties everything else to it: the properties class's
+ * Each setting has one definition, in its package's catalog ({@link SettingsCatalog} lists them:
+ * {@link Settings}, {@link LeaderElectionSettings}, {@code ShardingSettings}, {@link WebhookSettings});
+ * this test ties everything else to it: the properties class's
  * defaults, the IDE metadata the build generates, the tables of {@code docs/configuration.md},
  * and the defaults the runtime falls back on when a setting is not given.
  */
@@ -34,9 +34,7 @@ class SettingsDocumentationTest {
     private static final Path CONFIGURATION_DOC = Path.of("../docs/configuration.md");
 
     private static List<Setting<?>> catalog() {
-        return Stream.of(Settings.all(), LeaderElectionSettings.settings(), ShardingSettings.settings(),
-                WebhookSettings.settings())
-                .flatMap(List::stream).toList();
+        return SettingsCatalog.all();
     }
 
     private static boolean perReconciler(Setting<?> setting) {
@@ -84,6 +82,16 @@ class SettingsDocumentationTest {
         }
         assertThat(documented.keySet()).as("documented settings the catalog does not know")
                 .containsExactlyInAnyOrderElementsOf(catalog().stream().map(Setting::property).toList());
+    }
+
+    /** Leader election and sharding state the one timing rule, as the code checks it. */
+    @Test
+    void theConfigurationPageStatesTheLeaseTimingRuleForBoth() throws IOException {
+        String page = Files.readString(CONFIGURATION_DOC);
+
+        assertThat(page.split(java.util.regex.Pattern.quote("`" + LeaseTimings.rule() + "`"), -1))
+                .as("`" + LeaseTimings.rule() + "` under leader election and under sharding").hasSize(3);
+        assertThat(page).doesNotContain("2.2 ×");
     }
 
     @Test

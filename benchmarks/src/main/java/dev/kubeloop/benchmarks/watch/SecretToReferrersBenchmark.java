@@ -11,6 +11,7 @@ import dev.kubeloop.queue.WorkQueue;
 import dev.kubeloop.runtime.cache.CacheRequest;
 import dev.kubeloop.runtime.cache.InformerRegistry;
 import dev.kubeloop.runtime.cache.ResourceCache;
+import dev.kubeloop.runtime.controller.ControllerCaches;
 import dev.kubeloop.runtime.handler.EnqueueRequestsFromMapper;
 import dev.kubeloop.runtime.handler.InformerEventAdapter;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -48,8 +49,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * the {@link InformerRegistry}, with the index declared as a reconciler declares it, filled by a
  * LIST from an in-process server ({@link ListServer}); a Secret update goes through
  * {@link InformerEventAdapter} (the watch's predicate) into {@link EnqueueRequestsFromMapper}, whose
- * {@link Mappers#byIndex} mapper reads the caches ({@link ReconcilerCaches}, the runtime's
- * {@code ControllerCaches} read path) → {@code ResourceCache.byIndex} → fabric8's indexer, and
+ * {@link Mappers#byIndex} mapper reads the caches (the runtime's {@link ControllerCaches}) → {@code ResourceCache.byIndex} → fabric8's indexer, and
  * whose keys go into a real {@link PriorityWorkQueue}.
  *
  * <ul>
@@ -81,7 +81,7 @@ public class SecretToReferrersBenchmark {
     private ListServer server;
     private KubernetesClient client;
     private InformerRegistry informers;
-    private ReconcilerCaches caches;
+    private ControllerCaches caches;
     private Watch<Secret> watch;
     private Mapper<Secret> scan;
     private PriorityWorkQueue<ObjectKey> queue;
@@ -96,12 +96,12 @@ public class SecretToReferrersBenchmark {
                 + "/ingresses", PreparedList.of(Ingress.class, TlsIngresses.create(primaries), serialization)));
         client = ClientFactory.create(server.url(), TlsIngresses.NAMESPACE);
         informers = ReconcilerCaches.informers(client);
-        caches = new ReconcilerCaches(RECONCILER);
+        caches = new ControllerCaches(RECONCILER);
         IndexFunction<Ingress> tlsSecrets = TlsIngresses::tlsSecrets;
         // a reconciler of Ingresses in one namespace; no handler on them, so the queue holds only the mapper's keys
         ResourceCache<Ingress> cache = caches.register(informers, Ingress.class,
                 CacheRequest.of(Ingress.class).namespaces(Set.of(TlsIngresses.NAMESPACE)),
-                Map.of(TlsIngresses.INDEX, tlsSecrets));
+                Map.of(TlsIngresses.INDEX, ControllerCaches.indexer(tlsSecrets)));
         informers.start();
         informers.awaitSynced(Duration.ofMinutes(5));
         if (cache.list().size() != primaries || !server.unexpected().isEmpty()) {

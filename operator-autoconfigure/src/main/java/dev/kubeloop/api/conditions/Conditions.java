@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Status conditions as the Kubernetes API conventions define them (KEP-1623, {@code metav1.Condition}),
@@ -94,7 +95,7 @@ public final class Conditions {
     }
 
     /** The condition {@code type}, if the list has it (null lists have none). */
-    public static Optional<Condition> find(List<Condition> conditions, String type) {
+    public static Optional<Condition> find(@Nullable List<Condition> conditions, String type) {
         if (conditions == null) {
             return Optional.empty();
         }
@@ -102,12 +103,12 @@ public final class Conditions {
     }
 
     /** Whether the condition {@code type} is present and {@code True}. */
-    public static boolean isTrue(List<Condition> conditions, String type) {
+    public static boolean isTrue(@Nullable List<Condition> conditions, String type) {
         return hasStatus(conditions, type, ConditionStatus.TRUE);
     }
 
     /** Whether the condition {@code type} is present and {@code False}. */
-    public static boolean isFalse(List<Condition> conditions, String type) {
+    public static boolean isFalse(@Nullable List<Condition> conditions, String type) {
         return hasStatus(conditions, type, ConditionStatus.FALSE);
     }
 
@@ -115,17 +116,17 @@ public final class Conditions {
      * Whether the condition {@code type} is present, has {@code status} and describes
      * {@code generation} (its observedGeneration): "Ready, for the spec I am looking at".
      */
-    public static boolean isCurrent(List<Condition> conditions, String type, ConditionStatus status, long generation) {
+    public static boolean isCurrent(@Nullable List<Condition> conditions, String type, ConditionStatus status, long generation) {
         return find(conditions, type).filter(c -> status.value().equals(c.getStatus()))
                 .filter(c -> Objects.equals(c.getObservedGeneration(), generation)).isPresent();
     }
 
     /** Removes the condition {@code type}; true if it was there. */
-    public static boolean remove(List<Condition> conditions, String type) {
+    public static boolean remove(@Nullable List<Condition> conditions, String type) {
         return conditions != null && conditions.removeIf(condition -> type.equals(condition.getType()));
     }
 
-    private static boolean hasStatus(List<Condition> conditions, String type, ConditionStatus status) {
+    private static boolean hasStatus(@Nullable List<Condition> conditions, String type, ConditionStatus status) {
         return find(conditions, type).map(Condition::getStatus).filter(status.value()::equals).isPresent();
     }
 

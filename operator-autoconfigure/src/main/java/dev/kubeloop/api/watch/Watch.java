@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One watch of a related type (controller-runtime's {@code Watches(obj, handler, predicates)}): which
@@ -37,7 +38,7 @@ public final class Watch<R extends HasMetadata> {
     }
 
     private final Class<R> type;
-    private final Mapper<? super R> mapper;
+    private final @Nullable Mapper<? super R> mapper;
     private final EventPredicate<? super R> predicate;
     private final Scope scope;
     private final List<String> namespaces;
@@ -46,7 +47,7 @@ public final class Watch<R extends HasMetadata> {
     private final boolean metadataOnly;
     private final boolean optional;
 
-    private Watch(Class<R> type, Mapper<? super R> mapper, EventPredicate<? super R> predicate, Scope scope,
+    private Watch(Class<R> type, @Nullable Mapper<? super R> mapper, EventPredicate<? super R> predicate, Scope scope,
             List<String> namespaces, String labelSelector, String fieldSelector, boolean metadataOnly,
             boolean optional) {
         this.type = type;
@@ -132,7 +133,7 @@ public final class Watch<R extends HasMetadata> {
     }
 
     /** The mapper; null until one is given (start-up fails without one). */
-    public Mapper<? super R> mapper() {
+    public @Nullable Mapper<? super R> mapper() {
         return mapper;
     }
 

@@ -6,5 +6,10 @@
  * {@link dev.kubeloop.api.watch.Mappers}) and {@link dev.kubeloop.api.watch.IndexFunction}s; mappers
  * and reconciles read the caches through {@link dev.kubeloop.api.CacheReader}. Free of Spring and of
  * the runtime.
+ *
+ * <p>Null-marked (JSpecify): nothing here takes or returns null unless marked {@code @Nullable}.
  */
+@NullMarked
 package dev.kubeloop.api.watch;
+
+import org.jspecify.annotations.NullMarked;

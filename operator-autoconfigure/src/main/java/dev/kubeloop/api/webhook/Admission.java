@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A validator's answer: allowed, denied with a message the user sees
@@ -23,11 +24,11 @@ public final class Admission {
     private static final Admission ALLOWED = new Admission(true, null, List.of(), List.of());
 
     private final boolean allowed;
-    private final String message;
+    private final @Nullable String message;
     private final List<String> warnings;
     private final List<FieldError> fieldErrors;
 
-    private Admission(boolean allowed, String message, List<String> warnings, List<FieldError> fieldErrors) {
+    private Admission(boolean allowed, @Nullable String message, List<String> warnings, List<FieldError> fieldErrors) {
         this.allowed = allowed;
         this.message = message;
         this.warnings = List.copyOf(warnings);
@@ -85,7 +86,7 @@ public final class Admission {
      * errors as Kubernetes aggregates them ({@code spec.a: Invalid value: "x": msg}, several in
      * {@code [..., ...]}); the API server's message puts {@code <Kind> "<name>" is invalid: } before it.
      */
-    public String message() {
+    public @Nullable String message() {
         return message;
     }
 

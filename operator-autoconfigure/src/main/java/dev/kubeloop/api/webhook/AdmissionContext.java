@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the API server says about an admission request besides the object: the operation, whether
@@ -47,7 +48,7 @@ public final class AdmissionContext {
     }
 
     /** The user (or ServiceAccount, {@code system:serviceaccount:<ns>:<name>}) making the request. */
-    public String userName() {
+    public @Nullable String userName() {
         UserInfo user = request.getUserInfo();
         return user == null ? null : user.getUsername();
     }
@@ -58,7 +59,7 @@ public final class AdmissionContext {
     }
 
     /** The object's namespace; null for cluster-scoped objects. */
-    public String namespace() {
+    public @Nullable String namespace() {
         return request.getNamespace();
     }
 

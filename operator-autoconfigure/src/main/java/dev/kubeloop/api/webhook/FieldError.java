@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One field's error in a denial, shaped like Kubernetes' own {@code field.Error}: the field's path
@@ -24,7 +25,7 @@ import java.util.stream.Collectors;
  *                {@link Type#FORBIDDEN} and {@link Type#TOO_LONG}, as Kubernetes does
  * @param message what the user should know, may be empty
  */
-public record FieldError(String field, Type type, Object value, String message) {
+public record FieldError(String field, Type type, @Nullable Object value, String message) {
 
     /** Kubernetes' field error types: the cause's {@link #reason()} and the words the message starts with. */
     public enum Type {
@@ -70,7 +71,7 @@ public record FieldError(String field, Type type, Object value, String message) 
     }
 
     /** The value is not valid: {@code spec.replicas: Invalid value: 11: must be at most 10}. */
-    public static FieldError invalid(String field, Object value, String message) {
+    public static FieldError invalid(String field, @Nullable Object value, String message) {
         return new FieldError(field, Type.INVALID, value, message);
     }
 

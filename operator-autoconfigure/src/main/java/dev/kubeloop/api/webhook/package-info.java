@@ -7,5 +7,10 @@
  * ({@code dev.kubeloop.webhook}) on paths derived from the type's group, version and kind.
  *
  * <p>Free of Spring and of the runtime, like {@code dev.kubeloop.api} (pinned by {@code LayeringTest}).
+ *
+ * <p>Null-marked (JSpecify): nothing here takes or returns null unless marked {@code @Nullable}.
  */
+@NullMarked
 package dev.kubeloop.api.webhook;
+
+import org.jspecify.annotations.NullMarked;

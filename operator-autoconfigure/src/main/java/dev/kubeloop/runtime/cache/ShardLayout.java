@@ -1,11 +1,11 @@
 package dev.kubeloop.runtime.cache;
 
+import dev.kubeloop.runtime.Settings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
 import java.util.StringJoiner;
-import java.util.regex.Pattern;
 
 /**
  * How a sharded operator splits objects, the one place that says so: every primary falls into one
@@ -35,7 +35,6 @@ public final class ShardLayout {
     private static final int SLOT_BITS = Integer.numberOfTrailingZeros(SLOTS);
     private static final long FNV_OFFSET_BASIS = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
     private final String ring;
     private final int buckets;
@@ -46,7 +45,7 @@ public final class ShardLayout {
      * @param buckets how many buckets: a power of two from 1 to {@value #SLOTS}
      */
     public ShardLayout(String ring, int buckets) {
-        if (ring == null || !DNS_LABEL.matcher(ring).matches()) {
+        if (!Settings.isDnsLabel(ring)) {
             throw new IllegalArgumentException("ring name '" + ring + "' is not a DNS label (lower-case letters, "
                     + "digits and '-', at most 63 characters)");
         }

@@ -3,6 +3,7 @@ package dev.kubeloop.runtime.cache;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kubeloop.runtime.Causes;
 import io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
@@ -160,14 +161,9 @@ final class TolerantListerWatcher<T extends HasMetadata> implements ListerWatche
      * failure, which fabric8's rules handle as before.
      */
     static boolean unreadableObject(Throwable error) {
-        boolean mapping = false;
-        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof StreamReadException) {
-                return false;
-            }
-            mapping |= cause instanceof JsonMappingException;
-        }
-        return mapping;
+        List<Throwable> chain = Causes.chain(error);
+        return chain.stream().noneMatch(StreamReadException.class::isInstance)
+                && chain.stream().anyMatch(JsonMappingException.class::isInstance);
     }
 
     @Override

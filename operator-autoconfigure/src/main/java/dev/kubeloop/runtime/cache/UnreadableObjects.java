@@ -3,6 +3,7 @@ package dev.kubeloop.runtime.cache;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import dev.kubeloop.api.EventRecorder;
+import dev.kubeloop.runtime.Causes;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Map;
@@ -90,11 +91,6 @@ final class UnreadableObjects {
     }
 
     private static <E extends Throwable> E find(Throwable error, Class<E> wanted) {
-        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (wanted.isInstance(cause)) {
-                return wanted.cast(cause);
-            }
-        }
-        return null;
+        return Causes.find(error, wanted).orElse(null);
     }
 }

@@ -2,14 +2,19 @@ package dev.kubeloop.runtime.controller;
 
 import dev.kubeloop.api.CacheReader;
 import dev.kubeloop.api.ObjectKey;
+import dev.kubeloop.api.watch.IndexFunction;
+import dev.kubeloop.runtime.cache.CacheRequest;
+import dev.kubeloop.runtime.cache.InformerRegistry;
 import dev.kubeloop.runtime.cache.ResourceCache;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The {@link CacheReader} of one controller: its caches by type (the primary's first, then owned
@@ -22,15 +27,38 @@ import java.util.Set;
  * caches, before any informer starts (and so before any mapper or reconcile reads it); read-only
  * afterwards, from informer threads and workers. The maps are published by the final field of the
  * {@code ControllerWorkers} that holds this object.
+ *
+ * <p>Runtime machinery: public (with {@link #register}) so that the benchmarks measure this read
+ * path rather than a copy of it; users get it as the {@link CacheReader} of their mappers.
  */
-final class ControllerCaches implements CacheReader {
+public final class ControllerCaches implements CacheReader {
 
     private final String controller;
     private final Map<Class<?>, KindViews<?>> caches = new LinkedHashMap<>();
     private final Map<Class<?>, Set<String>> indexes = new LinkedHashMap<>();
 
-    ControllerCaches(String controller) {
+    public ControllerCaches(String controller) {
         this.controller = controller;
+    }
+
+    /**
+     * Registers {@code request} with {@code indexes} (stored in the shared informer under names
+     * qualified with this controller's, {@link #qualified}) and adds the cache it gets.
+     */
+    public <R extends HasMetadata> ResourceCache<R> register(InformerRegistry informers, Class<R> type,
+            CacheRequest<R> request, Map<String, Function<R, List<String>>> indexes) {
+        indexes.forEach((name, function) -> request.index(qualified(name), function));
+        ResourceCache<R> cache = informers.register(request);
+        add(type, cache, indexes.keySet());
+        return cache;
+    }
+
+    /** A declared index function as the informer keeps it: its values copied, none for null. */
+    public static <R> Function<R, List<String>> indexer(IndexFunction<? super R> function) {
+        return object -> {
+            Collection<String> values = function.values(object);
+            return values == null ? List.of() : List.copyOf(values);
+        };
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.kubeloop.api.watch.Watch;
 import dev.kubeloop.api.watch.WatchConfigurer;
 import dev.kubeloop.api.watch.Watches;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
+import dev.kubeloop.runtime.Setting;
 import dev.kubeloop.runtime.Settings;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -39,6 +40,9 @@ import java.util.TreeSet;
  */
 public final class ControllerConfig<T extends HasMetadata> {
 
+    /** The property prefix of a per-reconciler setting, the reconciler's name a {@code *}. */
+    private static final String PER_RECONCILER = "kubeloop.reconcilers.*.";
+
 
     private final String name;
     private final Class<T> primaryType;
@@ -51,7 +55,8 @@ public final class ControllerConfig<T extends HasMetadata> {
     private final boolean generationAware;
     private final Duration resyncPeriod;
     private final Duration reconcileTimeout;
-    private final int maxAttempts;
+    /** The settings of the generic route (one {@link Setting} each, see {@link #setting}), validated. */
+    private final Map<Setting<?>, Object> settings;
     private final String finalizer;
     private final String fieldManager;
     private final Class<?> reconcilerClass;
@@ -71,7 +76,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         this.generationAware = builder.generationAware;
         this.resyncPeriod = builder.resyncPeriod;
         this.reconcileTimeout = builder.reconcileTimeout;
-        this.maxAttempts = builder.maxAttempts;
+        this.settings = Map.copyOf(builder.settings);
         this.finalizer = finalizer;
         this.fieldManager = fieldManager;
         this.reconcilerClass = builder.reconcilerClass;
@@ -140,7 +145,17 @@ public final class ControllerConfig<T extends HasMetadata> {
      * changes or a trigger queues it); zero means no limit, client-go's unlimited backoff.
      */
     public int maxAttempts() {
-        return maxAttempts;
+        return setting(Settings.MAX_ATTEMPTS);
+    }
+
+    /**
+     * The value of a per-reconciler setting on the generic route: what the builder was given (from
+     * the property or the annotation), else the catalog's default. A new per-reconciler setting
+     * needs no field here: its consumer reads it with this method (CONTRIBUTING.md).
+     */
+    @SuppressWarnings("unchecked")
+    public <V> V setting(Setting<V> setting) {
+        return settings.containsKey(setting) ? (V) settings.get(setting) : setting.defaultValue();
     }
 
     /** The finalizer set explicitly, if any (see {@link FinalizerProtocol} for the default). */
@@ -176,9 +191,10 @@ public final class ControllerConfig<T extends HasMetadata> {
     public Builder<T> toBuilder() {
         Builder<T> builder = new Builder<>(name, primaryType).workers(workers).namespaces(namespaces)
                 .labelSelector(labelSelector).owns(owns).generationAware(generationAware).resyncPeriod(resyncPeriod)
-                .reconcileTimeout(reconcileTimeout).maxAttempts(maxAttempts).finalizer(finalizer).reconcilerClass(reconcilerClass)
+                .reconcileTimeout(reconcileTimeout).finalizer(finalizer).reconcilerClass(reconcilerClass)
                 .fieldManager(fieldManager.equals(name) ? null : fieldManager);
         builder.ownedSelectors.putAll(ownedSelectors);
+        builder.settings.putAll(settings);
         builder.watches.addAll(declarations.watches());
         builder.indexes.addAll(declarations.indexes());
         builder.primaryFilters.addAll(declarations.primaryFilters());
@@ -192,7 +208,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         return "ControllerConfig[" + name + ", " + primaryType.getName() + ", workers=" + workers
                 + ", namespaces=" + namespaces + ", labelSelector='" + labelSelector + "', owns=" + owns.size()
                 + ", generationAware=" + generationAware + ", resyncPeriod=" + resyncPeriod
-                + ", reconcileTimeout=" + reconcileTimeout + ", maxAttempts=" + maxAttempts + ", finalizer=" + finalizer + ", watches="
+                 + ", reconcileTimeout=" + reconcileTimeout + ", settings=" + settings + ", finalizer=" + finalizer + ", watches="
                 + declarations.watches() + ", optionalPrimary=" + declarations.optionalPrimary() + "]";
     }
 
@@ -212,7 +228,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         private boolean generationAware = Settings.GENERATION_AWARE.defaultValue();
         private Duration resyncPeriod = Settings.RESYNC_PERIOD.defaultValue();
         private Duration reconcileTimeout = Settings.RECONCILE_TIMEOUT.defaultValue();
-        private int maxAttempts = Settings.MAX_ATTEMPTS.defaultValue();
+        private final Map<Setting<?>, Object> settings = new LinkedHashMap<>();
         private String finalizer;
         private String fieldManager;
         private Class<?> reconcilerClass;
@@ -334,7 +350,15 @@ public final class ControllerConfig<T extends HasMetadata> {
 
         /** Zero means no limit: a failing key is retried with backoff for ever. */
         public Builder<T> maxAttempts(int maxAttempts) {
-            this.maxAttempts = maxAttempts;
+            return setting(Settings.MAX_ATTEMPTS, maxAttempts);
+        }
+
+        /** A per-reconciler setting of the generic route ({@link ControllerConfig#setting}); checked by build(). */
+        public <V> Builder<T> setting(Setting<V> setting, V value) {
+            if (!setting.property().startsWith(PER_RECONCILER)) {
+                throw new IllegalArgumentException(setting.property() + " is not a per-reconciler setting");
+            }
+            settings.put(setting, value);
             return this;
         }
 
@@ -393,10 +417,7 @@ public final class ControllerConfig<T extends HasMetadata> {
                         + Settings.RECONCILE_TIMEOUT.allowed() + ", was " + reconcileTimeout,
                         "set " + Settings.RECONCILE_TIMEOUT.allowed());
             }
-            if (!Settings.MAX_ATTEMPTS.accepts(maxAttempts)) {
-                throw invalid(name, "max-attempts", "max attempts must be " + Settings.MAX_ATTEMPTS.allowed()
-                        + ", was " + maxAttempts, "set " + Settings.MAX_ATTEMPTS.allowed());
-            }
+            settings.forEach((setting, value) -> check(setting, value));
             String validFinalizer = finalizer == null || finalizer.isBlank() ? null : finalizer.trim();
             if (validFinalizer != null && !HasMetadata.validateFinalizer(validFinalizer)) {
                 throw invalid(name, "finalizer", "'" + validFinalizer + "' is not a valid finalizer name",
@@ -456,6 +477,15 @@ public final class ControllerConfig<T extends HasMetadata> {
                         + " is not a concrete resource class, so its API group, version and kind are unknown",
                         "use a concrete fabric8 model class (a built-in type or a CustomResource subclass "
                                 + "annotated with @Group and @Version)");
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        private void check(Setting<?> setting, Object value) {
+            if (!((Setting<Object>) setting).accepts(value)) {
+                String key = setting.property().substring(PER_RECONCILER.length());
+                throw invalid(name, key, key.replace('-', ' ') + " must be " + setting.allowed() + ", was "
+                        + (value == null ? "empty" : Setting.format(value)), "set " + setting.allowed());
             }
         }
 

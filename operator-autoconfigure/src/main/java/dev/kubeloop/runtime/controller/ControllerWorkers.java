@@ -5,7 +5,6 @@ import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.api.predicate.EventPredicate;
 import dev.kubeloop.api.predicate.Predicates;
-import dev.kubeloop.api.watch.IndexFunction;
 import dev.kubeloop.api.watch.Watch;
 import dev.kubeloop.queue.PriorityWorkQueue;
 import dev.kubeloop.queue.RateLimiter;
@@ -28,9 +27,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -227,17 +226,10 @@ public final class ControllerWorkers<T extends HasMetadata> {
         Map<String, WatchDeclarations.Index<?>> indexes = declared.indexesOf(type);
         // one function object per declared index: the owned and the watched caches of a kind may share
         // an informer, which then keeps one index for both (see CacheRequest.index)
-        indexes.forEach((name, index) -> request.index(caches.qualified(name),
-                (Function<R, List<String>>) indexers.computeIfAbsent(index, declaredIndex -> {
-                    IndexFunction<? super R> function = ((WatchDeclarations.Index<R>) declaredIndex).function();
-                    return (Function<R, List<String>>) object -> {
-                        Collection<String> values = function.values(object);
-                        return values == null ? List.of() : List.copyOf(values);
-                    };
-                })));
-        ResourceCache<R> cache = informers.register(request.declaredBy("reconciler '" + config.name() + "'"));
-        caches.add(type, cache, indexes.keySet());
-        return cache;
+        Map<String, Function<R, List<String>>> functions = new LinkedHashMap<>();
+        indexes.forEach((name, index) -> functions.put(name, (Function<R, List<String>>) indexers.computeIfAbsent(
+                index, declaredIndex -> ControllerCaches.indexer(((WatchDeclarations.Index<R>) declaredIndex).function()))));
+        return caches.register(informers, type, request.declaredBy("reconciler '" + config.name() + "'"), functions);
     }
 
     /** The view of this controller for everyone but the manager. */

@@ -1,5 +1,6 @@
 package dev.kubeloop.runtime.controller;
 
+import dev.kubeloop.runtime.Causes;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.util.Optional;
@@ -38,12 +39,7 @@ record Forbidden(String verb, String resource, String apiGroup, String namespace
 
     /** The first 403 in {@code error}'s cause chain, if there is one. */
     static Optional<Forbidden> in(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof KubernetesClientException e && e.getCode() == HttpURLConnection.HTTP_FORBIDDEN) {
-                return Optional.of(of(e));
-            }
-        }
-        return Optional.empty();
+        return Causes.status(error, HttpURLConnection.HTTP_FORBIDDEN).map(Forbidden::of);
     }
 
     private static Forbidden of(KubernetesClientException e) {

@@ -3,6 +3,7 @@ package dev.kubeloop.runtime.controller;
 import dev.kubeloop.api.ForeignObjectException;
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.queue.WorkQueue;
+import dev.kubeloop.runtime.Causes;
 import dev.kubeloop.runtime.cache.OwnerIndex;
 import dev.kubeloop.runtime.handler.EventHandler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -50,12 +51,7 @@ final class ForeignBlockers implements EventHandler<HasMetadata> {
 
     /** The foreign object in {@code error}'s cause chain, if any. */
     static Optional<ForeignObjectException> in(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ForeignObjectException foreign) {
-                return Optional.of(foreign);
-            }
-        }
-        return Optional.empty();
+        return Causes.find(error, ForeignObjectException.class);
     }
 
     /** The reconcile of {@code primary} failed because of {@code foreign}: wake it when that one moves. */

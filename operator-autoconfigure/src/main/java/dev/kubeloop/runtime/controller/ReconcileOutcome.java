@@ -4,7 +4,7 @@ import dev.kubeloop.api.ApiRefusal;
 import dev.kubeloop.api.ForeignObjectException;
 import dev.kubeloop.api.Result;
 import dev.kubeloop.api.TerminalException;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import dev.kubeloop.runtime.Causes;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 
@@ -150,11 +150,6 @@ public enum ReconcileOutcome {
         if (ApiRefusal.of(error).filter(ApiRefusal::foreign).isPresent()) {
             return ERROR;
         }
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof KubernetesClientException e && e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
-                return CONFLICT;
-            }
-        }
-        return ERROR;
+        return Causes.status(error, HttpURLConnection.HTTP_CONFLICT).isPresent() ? CONFLICT : ERROR;
     }
 }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,74 +20,61 @@ import org.slf4j.LoggerFactory;
  * {@link RuntimeException} from one observer is logged and does not keep the others from being
  * called, nor the runtime from working; an {@link Error} propagates.
  *
+ * <p>Every callback is one call of {@link #each}: the one place that says what a failing observer
+ * costs. The listeners' callbacks run under the queue's lock, so {@code each} stays a plain loop;
+ * a lambda that captures the callback's arguments is small and does not escape it.
+ *
  * <p>Immutable after construction, hence thread-safe.
  */
 final class Observers implements ControllerObserver {
 
     private static final Logger log = LoggerFactory.getLogger(Observers.class);
 
-    private final List<ControllerObserver> observers;
+    private final ControllerObserver[] observers;
 
     Observers(List<ControllerObserver> observers) {
-        this.observers = List.copyOf(observers);
+        this.observers = observers.toArray(ControllerObserver[]::new);
     }
 
     @Override
     public ControllerListener controllerRegistered(ControllerConfig<?> config) {
         List<ControllerListener> listeners = new ArrayList<>();
-        for (ControllerObserver observer : observers) {
-            try {
-                ControllerListener listener = observer.controllerRegistered(config);
-                if (listener != null && listener != ControllerListener.NOOP) {
-                    listeners.add(listener);
-                }
-            } catch (RuntimeException e) {
-                failed(observer, "controllerRegistered", e);
+        each(observers, "controllerRegistered", observer -> {
+            ControllerListener listener = observer.controllerRegistered(config);
+            if (listener != null && listener != ControllerListener.NOOP) {
+                listeners.add(listener);
             }
-        }
+        });
         return listeners.isEmpty() ? ControllerListener.NOOP : new Listeners(listeners);
     }
 
     @Override
     public void managerStarting(ControllerManager manager) {
-        for (ControllerObserver observer : observers) {
-            try {
-                observer.managerStarting(manager);
-            } catch (RuntimeException e) {
-                failed(observer, "managerStarting", e);
-            }
-        }
+        each(observers, "managerStarting", observer -> observer.managerStarting(manager));
     }
 
     @Override
     public void managerStarted(ControllerManager manager) {
-        for (ControllerObserver observer : observers) {
-            try {
-                observer.managerStarted(manager);
-            } catch (RuntimeException e) {
-                failed(observer, "managerStarted", e);
-            }
-        }
+        each(observers, "managerStarted", observer -> observer.managerStarted(manager));
     }
 
     @Override
     public void managerFailed(ControllerManager manager, Throwable error) {
-        for (ControllerObserver observer : observers) {
-            try {
-                observer.managerFailed(manager, error);
-            } catch (RuntimeException e) {
-                failed(observer, "managerFailed", e);
-            }
-        }
+        each(observers, "managerFailed", observer -> observer.managerFailed(manager, error));
     }
 
     @Override
     public void informerFailed(InformerStatus informer, Throwable error) {
-        for (ControllerObserver observer : observers) {
+        each(observers, "informerFailed", observer -> observer.informerFailed(informer, error));
+    }
+
+    /** Calls {@code call} on every target; a RuntimeException is logged and the next target called. */
+    private static <L> void each(L[] targets, String callback, Consumer<L> call) {
+        for (L target : targets) {
             try {
-                observer.informerFailed(informer, error);
+                call.accept(target);
             } catch (RuntimeException e) {
-                failed(observer, "informerFailed", e);
+                failed(target, callback, e);
             }
         }
     }
@@ -106,123 +94,57 @@ final class Observers implements ControllerObserver {
 
         @Override
         public void added(int priority) {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.added(priority);
-                } catch (RuntimeException e) {
-                    failed(listener, "added", e);
-                }
-            }
+            each(listeners, "added", listener -> listener.added(priority));
         }
 
         @Override
         public void dequeued(long queuedNanos) {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.dequeued(queuedNanos);
-                } catch (RuntimeException e) {
-                    failed(listener, "dequeued", e);
-                }
-            }
+            each(listeners, "dequeued", listener -> listener.dequeued(queuedNanos));
         }
 
         @Override
         public void done(long workNanos) {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.done(workNanos);
-                } catch (RuntimeException e) {
-                    failed(listener, "done", e);
-                }
-            }
+            each(listeners, "done", listener -> listener.done(workNanos));
         }
 
         @Override
         public void retried() {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.retried();
-                } catch (RuntimeException e) {
-                    failed(listener, "retried", e);
-                }
-            }
+            each(listeners, "retried", ControllerListener::retried);
         }
 
         @Override
         public void reconcileStarted(ObjectKey key) {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.reconcileStarted(key);
-                } catch (RuntimeException e) {
-                    failed(listener, "reconcileStarted", e);
-                }
-            }
+            each(listeners, "reconcileStarted", listener -> listener.reconcileStarted(key));
         }
 
         @Override
         public void reconcileFinished(ReconcileReport report) {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.reconcileFinished(report);
-                } catch (RuntimeException e) {
-                    failed(listener, "reconcileFinished", e);
-                }
-            }
+            each(listeners, "reconcileFinished", listener -> listener.reconcileFinished(report));
         }
 
         @Override
         public void written(WriteOperation operation, boolean skipped) {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.written(operation, skipped);
-                } catch (RuntimeException e) {
-                    failed(listener, "written", e);
-                }
-            }
+            each(listeners, "written", listener -> listener.written(operation, skipped));
         }
 
         @Override
         public void staleRead(boolean avoided) {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.staleRead(avoided);
-                } catch (RuntimeException e) {
-                    failed(listener, "staleRead", e);
-                }
-            }
+            each(listeners, "staleRead", listener -> listener.staleRead(avoided));
         }
 
         @Override
         public void eventTakenIn(HasMetadata object, boolean delete) {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.eventTakenIn(object, delete);
-                } catch (RuntimeException e) {
-                    failed(listener, "eventTakenIn", e);
-                }
-            }
+            each(listeners, "eventTakenIn", listener -> listener.eventTakenIn(object, delete));
         }
 
         @Override
         public void cacheCaughtUp(Duration lag) {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.cacheCaughtUp(lag);
-                } catch (RuntimeException e) {
-                    failed(listener, "cacheCaughtUp", e);
-                }
-            }
+            each(listeners, "cacheCaughtUp", listener -> listener.cacheCaughtUp(lag));
         }
 
         @Override
         public void workerDied(Throwable error) {
-            for (ControllerListener listener : listeners) {
-                try {
-                    listener.workerDied(error);
-                } catch (RuntimeException e) {
-                    failed(listener, "workerDied", e);
-                }
-            }
+            each(listeners, "workerDied", listener -> listener.workerDied(error));
         }
     }
 }

@@ -338,6 +338,10 @@ class HelmChartTest {
                 .hasMessageContaining("replicaCount > 1 needs leaderElection.enabled=true or sharding.enabled=true");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("leaderElection.renewDeadlineSeconds", "20")))
                 .hasMessageContaining("leaderElection.leaseDurationSeconds must be greater");
+        // the operator's own rule (LeaseTimings): a release the operator would refuse at startup is refused here
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("leaderElection.retryPeriodSeconds", "6")))
+                .hasMessageContaining("leaderElection.renewDeadlineSeconds must be at least 2 × "
+                        + "leaderElection.retryPeriodSeconds");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("replicaCount", "-1")))
                 .hasMessageContaining("replicaCount");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("operator.logLevel", "LOUD")))
