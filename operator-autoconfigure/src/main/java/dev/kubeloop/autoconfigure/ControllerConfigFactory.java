@@ -28,7 +28,7 @@ final class ControllerConfigFactory {
             Map.entry("generation-aware", "generationAware"), Map.entry("resync-period", "resyncPeriod"),
             Map.entry("reconcile-timeout", "reconcileTimeout"), Map.entry("max-attempts", "maxAttempts"),
             Map.entry("finalizer", "finalizer"), Map.entry("name", "name"), Map.entry("owns", "owns"),
-            Map.entry("field-manager", "fieldManager"));
+            Map.entry("deletes", "deletes"), Map.entry("field-manager", "fieldManager"));
 
     private static final Reconciler DEFAULTS = Defaults.class.getAnnotation(Reconciler.class);
 
@@ -79,6 +79,7 @@ final class ControllerConfigFactory {
                 .labelSelector(overrides.getLabelSelector() != null ? overrides.getLabelSelector()
                         : annotation.labelSelector())
                 .owns(List.of(annotation.owns()))
+                .deletes(List.of(annotation.deletes()))
                 .generationAware(overrides.getGenerationAware() != null ? overrides.getGenerationAware()
                         : annotation.generationAware())
                 .resyncPeriod(overrides.getResyncPeriod() != null ? overrides.getResyncPeriod()
@@ -116,7 +117,7 @@ final class ControllerConfigFactory {
         String attribute = setting == null ? null : ATTRIBUTES.get(setting);
         String property = "kubeloop.reconcilers." + name + "." + setting;
         boolean propertyApplies = setting != null && !setting.equals("name") && !setting.equals("owns")
-                && !setting.equals("type") && !setting.equals("watches");
+                && !setting.equals("deletes") && !setting.equals("type") && !setting.equals("watches");
         String source;
         if ("watches".equals(setting)) {
             source = "configureWatches of " + bean.userClass().getName();
