@@ -91,7 +91,7 @@ public final class ManifestFiles {
      * What differs between a chart's file ({@code present}) and the one the code gives
      * ({@code wanted}), one line per difference, each naming the section: "needs" for what the
      * code uses and the file lacks, "grants" for what the file has and the code does not use
-     * (least privilege). Empty when they agree; comments and order do not count.
+     * (least privilege). Empty when they agree; comments, empty lists and order do not count.
      */
     public static List<String> check(String file, String present, String wanted) {
         Set<String> have = entries(present);
@@ -117,7 +117,7 @@ public final class ManifestFiles {
         List<Integer> indents = new ArrayList<>();
         for (String line : yaml.split("\n")) {
             String trimmed = line.strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+            if (trimmed.isEmpty() || trimmed.startsWith("#") || trimmed.endsWith(": []") || trimmed.endsWith(": {}")) {
                 continue;
             }
             int indent = line.indexOf(trimmed);

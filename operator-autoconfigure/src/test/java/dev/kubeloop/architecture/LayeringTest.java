@@ -43,10 +43,11 @@ class LayeringTest {
                     "io.fabric8.kubernetes.client", "io.fabric8.kubernetes.client.dsl..", "org.slf4j..",
                     "com.fasterxml.jackson.annotation..");
 
-    /** The runtime and the webhook server run in any Java application: no Spring, no Micrometer. */
+    /** The runtime, the webhook server and the manifest model run in any Java application: no Spring, no Micrometer. */
     @ArchTest
     static final ArchRule runtimeUsesNoSpringAndNoMicrometer = noClasses().that().resideInAnyPackage(RUNTIME,
-            "dev.kubeloop.leader..", "dev.kubeloop.introspection..", WEBHOOK).should().dependOnClassesThat()
+            "dev.kubeloop.leader..", "dev.kubeloop.introspection..", "dev.kubeloop.manifest..", WEBHOOK).should()
+            .dependOnClassesThat()
             .resideInAnyPackage("org.springframework..", "io.micrometer..");
 
     /**
@@ -89,27 +90,29 @@ class LayeringTest {
             .layer("manager").definedBy("dev.kubeloop.runtime.manager..")
             .layer("leader").definedBy("dev.kubeloop.leader..")
             .layer("webhook").definedBy(WEBHOOK)
+            .layer("manifest").definedBy("dev.kubeloop.manifest..")
             .layer("metrics").definedBy("dev.kubeloop.metrics..")
             .layer("health").definedBy("dev.kubeloop.health..")
             .layer("introspection").definedBy("dev.kubeloop.introspection..")
             .layer("autoconfigure").definedBy("dev.kubeloop.autoconfigure..")
             .whereLayer("autoconfigure").mayNotBeAccessedByAnyLayer()
+            .whereLayer("manifest").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("introspection").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("health").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("metrics").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("leader").mayOnlyBeAccessedByLayers("autoconfigure")
-            .whereLayer("webhook").mayOnlyBeAccessedByLayers("metrics", "health", "autoconfigure")
+            .whereLayer("webhook").mayOnlyBeAccessedByLayers("metrics", "health", "manifest", "autoconfigure")
             .whereLayer("manager").mayOnlyBeAccessedByLayers("leader", "metrics", "health", "introspection",
                     "autoconfigure")
             .whereLayer("controller").mayOnlyBeAccessedByLayers("manager", "leader", "metrics", "health",
-                    "introspection", "autoconfigure")
+                    "introspection", "manifest", "autoconfigure")
             .whereLayer("handler").mayOnlyBeAccessedByLayers("controller", "manager")
             .whereLayer("event").mayOnlyBeAccessedByLayers("controller", "manager")
             .whereLayer("client").mayOnlyBeAccessedByLayers("controller", "manager")
             .whereLayer("cache").mayOnlyBeAccessedByLayers("handler", "controller", "manager", "leader", "metrics",
                     "health", "introspection", "autoconfigure")
             .whereLayer("runtime base").mayOnlyBeAccessedByLayers("cache", "client", "event", "handler", "controller",
-                    "manager", "leader", "webhook", "metrics", "health", "introspection", "autoconfigure")
+                    "manager", "leader", "webhook", "metrics", "health", "introspection", "manifest", "autoconfigure")
             .whereLayer("queue").mayOnlyBeAccessedByLayers("runtime base", "cache", "client", "event", "handler",
                     "controller", "manager", "leader", "metrics", "health", "introspection", "autoconfigure");
 }
