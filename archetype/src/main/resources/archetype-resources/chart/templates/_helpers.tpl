@@ -64,35 +64,34 @@ the chart installs it and derives the RBAC rules and the webhooks' paths from it
 {{- range $crd.spec.versions }}{{ if .storage }}{{ .name }}{{ end }}{{ end }}
 {{- end }}
 
-{{/* Where Kubeloop serves a webhook of the custom resource: /<validate|mutate>-<group with dashes>-<version>-<kind>. */}}
-{{- define "operator.webhookPath" -}}
-{{- $crd := include "operator.crd" .root | fromYaml -}}
-/{{ .type }}-{{ $crd.spec.group | replace "." "-" }}-{{ include "operator.version" .root }}-{{ $crd.spec.names.kind | lower }}
-{{- end }}
 
 {{/*
-What the operator does, and nothing more: its custom resource (read, status, and the finalizers
-subresource that an owner reference with blockOwnerDeletion needs), the ConfigMaps it owns
-(server-side apply is a patch, or a create; Kubernetes' garbage collector deletes them with their
-owner, so no delete), and Events.
+What the operator does, and nothing more, generated from its code at build time (files/kubeloop/rbac.yaml,
+written by kubeloop:manifests from the reconcilers' declarations; Kubeloop's docs/security.md explains
+each rule): the custom resource (read, status, the finalizers subresource that an owner reference with
+blockOwnerDeletion needs), the kinds it owns (server-side apply is a patch, or a create), delete only on
+what @Reconciler(deletes) names, Events; plus what sharding (the slot label) adds when it is on.
 */}}
 {{- define "operator.rules" -}}
-{{- $crd := include "operator.crd" . | fromYaml -}}
-- apiGroups: [{{ $crd.spec.group | quote }}]
-  resources: [{{ $crd.spec.names.plural | quote }}]
-  verbs: ["get", "list", "watch", "patch", "update"]
-- apiGroups: [{{ $crd.spec.group | quote }}]
-  resources: [{{ printf "%s/status" $crd.spec.names.plural | quote }}]
-  verbs: ["get", "patch", "update"]
-- apiGroups: [{{ $crd.spec.group | quote }}]
-  resources: [{{ printf "%s/finalizers" $crd.spec.names.plural | quote }}]
-  verbs: ["update"]
-- apiGroups: [""]
-  resources: ["configmaps"]
-  verbs: ["get", "list", "watch", "create", "patch"]
-- apiGroups: [""]
-  resources: ["events"]
-  verbs: ["create", "patch"]
+{{- $rbac := include "operator.generatedRbac" . | fromYaml -}}
+{{- $rules := $rbac.workload -}}
+{{- if .Values.sharding.enabled }}{{ $rules = concat $rules $rbac.options.sharding.workload }}
+{{- else if .Values.leaderElection.enabled }}{{ $rules = concat $rules $rbac.options.leaderElection.workload }}{{ end -}}
+{{- toYaml $rules }}
+{{- end }}
+
+{{/* files/kubeloop/rbac.yaml, or a failure saying how to make it. */}}
+{{- define "operator.generatedRbac" -}}
+{{- $file := .Files.Get "files/kubeloop/rbac.yaml" -}}
+{{- if not $file }}{{ fail "files/kubeloop/rbac.yaml is missing: build the project (./mvnw package), which writes it from the code" }}{{ end -}}
+{{- $file }}
+{{- end }}
+
+{{/* files/kubeloop/webhooks.yaml, or a failure saying how to make it. */}}
+{{- define "operator.generatedWebhooks" -}}
+{{- $file := .Files.Get "files/kubeloop/webhooks.yaml" -}}
+{{- if not $file }}{{ fail "files/kubeloop/webhooks.yaml is missing: build the project (./mvnw package), which writes it from the code" }}{{ end -}}
+{{- $file }}
 {{- end }}
 
 {{/*

@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Helm chart as {@code helm template} renders it (Helm's own engine, through helm-java): what
- * the cluster will be given. The chart reads the CRD the build copied into {@code chart/files/}.
+ * the cluster will be given. The chart reads the CRD the build copied into {@code chart/files/}, and
+ * the RBAC rules and webhooks the build generated from the code into {@code chart/files/kubeloop/}.
  */
 class HelmChartTest {
 
@@ -67,7 +69,7 @@ class HelmChartTest {
     }
 
     @Test
-    void theRbacGrantsTheCustomResourceItsConfigMapsAndEventsOnly() {
+    void theRbacIsWhatTheCodeDeclaresWithDeleteOnlyForPrunedConfigMaps() {
         List<HasMetadata> objects = render(Map.of());
         CustomResourceDefinition crd = single(objects, CustomResourceDefinition.class);
         assertThat(crd.getMetadata().getName()).isEqualTo(${kind}.PLURAL + "." + ${kind}.GROUP);
@@ -84,7 +86,15 @@ class HelmChartTest {
 #end
         assertThat(rules).flatExtracting(PolicyRule::getResources).containsExactlyInAnyOrder(${kind}.PLURAL,
                 ${kind}.PLURAL + "/status", ${kind}.PLURAL + "/finalizers", "configmaps", "events");
-        assertThat(rules).flatExtracting(PolicyRule::getVerbs).doesNotContain("delete", "*");
+        assertThat(rules).flatExtracting(PolicyRule::getVerbs).doesNotContain("*");
+        // delete only where @Reconciler(deletes) says: pruning of the owned ConfigMaps
+        assertThat(rules).filteredOn(rule -> rule.getVerbs().contains("delete"))
+                .flatExtracting(PolicyRule::getResources).containsExactly("configmaps");
+        // exactly the rules kubeloop:manifests generated from the code (chart/files/kubeloop/rbac.yaml)
+        Map<String, Object> rbac = generatedRbac();
+        List<Object> generated = new ArrayList<>(list(rbac.get("workload")));
+        generated.addAll(list(map(map(rbac.get("options")).get("leaderElection")).get("workload")));
+        assertThat(grants(rules)).isEqualTo(grants(List.of(SERIALIZATION.convertValue(generated, PolicyRule[].class))));
     }
 
     @Test
@@ -201,6 +211,10 @@ class HelmChartTest {
         var mutating = single(objects, MutatingWebhookConfiguration.class).getWebhooks().get(0);
         assertThat(mutating.getClientConfig().getService().getPath()).isEqualTo("/mutate" + path);
         assertThat(validating.getRules().get(0).getScope()).isEqualTo("${scope}");
+        // the names the test kit registers too (one WebhookDescription); validation never blocks a deletion
+        assertThat(validating.getName()).isEqualTo("validate." + ${kind}.PLURAL + "." + ${kind}.GROUP);
+        assertThat(mutating.getName()).isEqualTo("default." + ${kind}.PLURAL + "." + ${kind}.GROUP);
+        assertThat(validating.getRules().get(0).getOperations()).containsExactly("CREATE", "UPDATE");
         assertThat(kinds(objects)).contains("Secret");
     }
 #else
@@ -225,6 +239,39 @@ class HelmChartTest {
             }
         }
         return objects;
+    }
+
+    /** chart/files/kubeloop/rbac.yaml, which the build writes from the code (kubeloop:manifests). */
+    private static Map<String, Object> generatedRbac() {
+        try {
+            return map(SERIALIZATION.unmarshal(Files.readString(Path.of("chart", "files", "kubeloop", "rbac.yaml")),
+                    Map.class));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("build the project first (./mvnw process-classes)", e);
+        }
+    }
+
+    /** Per group and resource, the verbs: the grants as a set, however the rules are split. */
+    private static java.util.Set<String> grants(List<PolicyRule> rules) {
+        java.util.Set<String> grants = new java.util.TreeSet<>();
+        for (PolicyRule rule : rules) {
+            for (String group : rule.getApiGroups()) {
+                for (String resource : rule.getResources()) {
+                    grants.add(group + "/" + resource + ": " + rule.getVerbs());
+                }
+            }
+        }
+        return grants;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return (Map<String, Object>) value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Object value) {
+        return value == null ? List.of() : (List<Object>) value;
     }
 
     private static List<String> kinds(List<HasMetadata> objects) {
