@@ -186,7 +186,8 @@ public final class ControllerConfig<T extends HasMetadata> {
     /** A builder holding this config's settings, to derive another. */
     public Builder<T> toBuilder() {
         Builder<T> builder = new Builder<>(name, primaryType).workers(workers).namespaces(namespaces)
-                .labelSelector(labelSelector).owns(owns).deletes(deletes).generationAware(generationAware).resyncPeriod(resyncPeriod)
+                .labelSelector(labelSelector).owns(owns).deletes(deletes).generationAware(generationAware)
+                .resyncPeriod(resyncPeriod)
                 .reconcileTimeout(reconcileTimeout).maxAttempts(maxAttempts).finalizer(finalizer).reconcilerClass(reconcilerClass)
                 .fieldManager(fieldManager.equals(name) ? null : fieldManager);
         builder.ownedSelectors.putAll(ownedSelectors);
