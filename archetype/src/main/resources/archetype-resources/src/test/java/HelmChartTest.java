@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import com.marcnuri.helm.TemplateCommand;
+import dev.kubeloop.test.chart.GeneratedRbac;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -21,7 +22,6 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -91,10 +91,8 @@ class HelmChartTest {
         assertThat(rules).filteredOn(rule -> rule.getVerbs().contains("delete"))
                 .flatExtracting(PolicyRule::getResources).containsExactly("configmaps");
         // exactly the rules kubeloop:manifests generated from the code (chart/files/kubeloop/rbac.yaml)
-        Map<String, Object> rbac = generatedRbac();
-        List<Object> generated = new ArrayList<>(list(rbac.get("workload")));
-        generated.addAll(list(map(map(rbac.get("options")).get("leaderElection")).get("workload")));
-        assertThat(grants(rules)).isEqualTo(grants(List.of(SERIALIZATION.convertValue(generated, PolicyRule[].class))));
+        GeneratedRbac generated = GeneratedRbac.read(Path.of("chart", "files", "kubeloop", "rbac.yaml"));
+        assertThat(GeneratedRbac.grants(rules)).isEqualTo(GeneratedRbac.grants(generated.workload("leaderElection")));
     }
 
     @Test
@@ -239,39 +237,6 @@ class HelmChartTest {
             }
         }
         return objects;
-    }
-
-    /** chart/files/kubeloop/rbac.yaml, which the build writes from the code (kubeloop:manifests). */
-    private static Map<String, Object> generatedRbac() {
-        try {
-            return map(SERIALIZATION.unmarshal(Files.readString(Path.of("chart", "files", "kubeloop", "rbac.yaml")),
-                    Map.class));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("build the project first (./mvnw process-classes)", e);
-        }
-    }
-
-    /** Per group and resource, the verbs: the grants as a set, however the rules are split. */
-    private static java.util.Set<String> grants(List<PolicyRule> rules) {
-        java.util.Set<String> grants = new java.util.TreeSet<>();
-        for (PolicyRule rule : rules) {
-            for (String group : rule.getApiGroups()) {
-                for (String resource : rule.getResources()) {
-                    grants.add(group + "/" + resource + ": " + rule.getVerbs());
-                }
-            }
-        }
-        return grants;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object value) {
-        return (Map<String, Object>) value;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Object> list(Object value) {
-        return value == null ? List.of() : (List<Object>) value;
     }
 
     private static List<String> kinds(List<HasMetadata> objects) {

@@ -1,5 +1,6 @@
 package dev.kubeloop.sample.chart;
 
+import static dev.kubeloop.test.chart.GeneratedRbac.grants;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.autoconfigure.ManifestsDescriber;
@@ -8,6 +9,7 @@ import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.sample.website.WebsiteDefaulter;
 import dev.kubeloop.sample.website.WebsiteV1alpha1Conversion;
 import dev.kubeloop.sample.website.WebsiteValidator;
+import dev.kubeloop.test.chart.GeneratedRbac;
 import dev.kubeloop.webhook.WebhookConfigurations;
 import dev.kubeloop.webhook.Webhooks;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
@@ -23,7 +25,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -37,6 +38,7 @@ class GeneratedManifestsTest {
 
     private static final Path FILES = RenderedChart.CHART.resolve("files").resolve("kubeloop");
     private static final KubernetesSerialization YAML = new KubernetesSerialization();
+    private static final GeneratedRbac RBAC = GeneratedRbac.read(FILES.resolve("rbac.yaml"));
 
     /** A stale committed file (the goal skipped, or edited by hand) fails here, naming the file. */
     @Test
@@ -54,7 +56,7 @@ class GeneratedManifestsTest {
     /** Each value that switches access on adds its option's rules, and nothing else reaches the Role. */
     @ParameterizedTest
     @ValueSource(strings = {"defaults", "tlsSecrets.watch", "sharding.enabled", "watchAllNamespaces"})
-    void theRenderedWorkloadRulesAreTheGeneratedOnes(String value) throws Exception {
+    void theRenderedWorkloadRulesAreTheGeneratedOnes(String value) {
         Map<String, Object> values = switch (value) {
             case "defaults" -> Map.of();
             case "sharding.enabled" -> Map.of("sharding.enabled", "true", "replicaCount", "2");
@@ -64,30 +66,24 @@ class GeneratedManifestsTest {
         List<PolicyRule> rendered = value.equals("watchAllNamespaces") ? chart.one(ClusterRole.class).getRules()
                 : chart.all(Role.class).stream().filter(role -> role.getMetadata().getName().equals("kl-sample-operator"))
                         .findFirst().orElseThrow().getRules();
-        Map<String, Object> rbac = generated("rbac.yaml");
-        List<Object> expected = new ArrayList<>(list(rbac.get("workload")));
-        Map<String, Object> options = map(rbac.get("options"));
-        expected.addAll(list(map(options.get(value.equals("sharding.enabled") ? "sharding" : "leaderElection"))
-                .get("workload")));
+        List<String> options = new ArrayList<>();
+        options.add(value.equals("sharding.enabled") ? "sharding" : "leaderElection");
         if (value.equals("tlsSecrets.watch")) {
-            expected.addAll(list(map(options.get("tlsSecrets")).get("workload")));
+            options.add("tlsSecrets");
         }
-        assertThat(grants(rendered)).isEqualTo(grants(YAML.convertValue(expected, PolicyRule[].class)));
+        assertThat(grants(rendered)).isEqualTo(grants(RBAC.workload(options.toArray(String[]::new))));
         assertThat(grants(rendered)).as("pruning deletes the <name>-tls ConfigMap; nothing else is deleted")
                 .filteredOn(grant -> grant.contains("delete")).containsExactly("/configmaps: [get, list, watch, create, patch, delete]");
     }
 
     @Test
-    void theLeaseRolesAreTheGeneratedOnes() throws Exception {
-        Map<String, Object> options = map(generated("rbac.yaml").get("options"));
+    void theLeaseRolesAreTheGeneratedOnes() {
         Role elected = RenderedChart.render(Map.of()).all(Role.class).stream()
                 .filter(role -> role.getMetadata().getName().endsWith("-leader-election")).findFirst().orElseThrow();
-        assertThat(grants(elected.getRules())).isEqualTo(grants(YAML.convertValue(
-                map(options.get("leaderElection")).get("releaseNamespace"), PolicyRule[].class)));
+        assertThat(grants(elected.getRules())).isEqualTo(grants(RBAC.releaseNamespace("leaderElection")));
         Role ring = RenderedChart.render(Map.of("sharding.enabled", "true", "replicaCount", "2")).all(Role.class)
                 .stream().filter(role -> role.getMetadata().getName().endsWith("-sharding")).findFirst().orElseThrow();
-        assertThat(grants(ring.getRules())).isEqualTo(grants(YAML.convertValue(
-                map(options.get("sharding")).get("releaseNamespace"), PolicyRule[].class)));
+        assertThat(grants(ring.getRules())).isEqualTo(grants(RBAC.releaseNamespace("sharding")));
     }
 
     /** What a test on a real API server registers (the kit) is what the chart installs. */
@@ -127,36 +123,5 @@ class GeneratedManifestsTest {
     private static String rules(List<RuleWithOperations> rules) {
         return rules.stream().map(rule -> rule.getApiGroups() + rule.getApiVersions().toString() + rule.getResources()
                 + rule.getOperations() + rule.getScope()).toList().toString();
-    }
-
-    /** Per group and resource, the verbs: the grants as a set, however the rules are split. */
-    private static TreeSet<String> grants(List<PolicyRule> rules) {
-        return grants(rules.toArray(PolicyRule[]::new));
-    }
-
-    private static TreeSet<String> grants(PolicyRule[] rules) {
-        TreeSet<String> grants = new TreeSet<>();
-        for (PolicyRule rule : rules) {
-            for (String group : rule.getApiGroups()) {
-                for (String resource : rule.getResources()) {
-                    grants.add(group + "/" + resource + ": " + rule.getVerbs());
-                }
-            }
-        }
-        return grants;
-    }
-
-    private static Map<String, Object> generated(String file) throws Exception {
-        return map(YAML.unmarshal(Files.readString(FILES.resolve(file)), Map.class));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object value) {
-        return (Map<String, Object>) value;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Object> list(Object value) {
-        return value == null ? List.of() : (List<Object>) value;
     }
 }
