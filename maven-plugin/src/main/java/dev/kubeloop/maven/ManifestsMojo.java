@@ -57,6 +57,13 @@ public class ManifestsMojo extends AbstractMojo {
     @Parameter
     private Map<String, String> options = new LinkedHashMap<>();
 
+    /**
+     * Application properties set in every description, for what a build must not start, e.g.
+     * {@code <sample.demo>off</sample.demo>} (the sample's demo starts an embedded API server).
+     */
+    @Parameter
+    private Map<String, String> applicationProperties = new LinkedHashMap<>();
+
     /** Compare instead of writing, and fail when the files differ from the code. */
     @Parameter(property = "kubeloop.manifests.check", defaultValue = "false")
     private boolean check;
@@ -126,8 +133,8 @@ public class ManifestsMojo extends AbstractMojo {
                     + "class path; set <mainClass> (or -Dkubeloop.manifests.mainClass) to the @SpringBootApplication class", e);
         }
         try {
-            return (Map<String, String>) loader.loadClass(DESCRIBER).getMethod("describe", Class.class, Map.class)
-                    .invoke(null, application, parsedOptions());
+            return (Map<String, String>) loader.loadClass(DESCRIBER).getMethod("describe", Class.class, Map.class,
+                    Map.class).invoke(null, application, applicationProperties, parsedOptions());
         } catch (ClassNotFoundException | NoSuchMethodException | IllegalAccessException e) {
             throw new MojoExecutionException("kubeloop:manifests needs kubeloop-spring-boot-autoconfigure of the same "
                     + "version on the project's runtime class path", e);

@@ -52,14 +52,29 @@ public final class ManifestsDescriber {
      *     → {@code sample.tls-secrets.watch=true})
      */
     public static Map<String, String> describe(Class<?> applicationClass, Map<String, Map<String, String>> options) {
-        Description base = describeWith(applicationClass, Map.of("kubeloop.leader-election.enabled", "false"));
+        return describe(applicationClass, Map.of(), options);
+    }
+
+    /**
+     * The same, with {@code properties} set in every description: what a build must not start (the
+     * sample's {@code sample.demo=off}: its demo starts an embedded API server before the refresh).
+     */
+    public static Map<String, String> describe(Class<?> applicationClass, Map<String, String> properties,
+            Map<String, Map<String, String>> options) {
+        Map<String, String> baseProperties = new LinkedHashMap<>(properties);
+        baseProperties.put("kubeloop.leader-election.enabled", "false");
+        Description base = describeWith(applicationClass, baseProperties);
         Map<String, Map<String, String>> all = new LinkedHashMap<>();
         all.put("leaderElection", COORDINATION.get("leaderElection"));
         all.put("sharding", COORDINATION.get("sharding"));
         all.putAll(options);
         Map<String, ManifestFiles.Option> described = new LinkedHashMap<>();
-        all.forEach((name, properties) -> described.put(name, new ManifestFiles.Option(properties,
-                describeWith(applicationClass, properties).access().beyond(base.access()))));
+        all.forEach((name, set) -> {
+            Map<String, String> optionProperties = new LinkedHashMap<>(properties);
+            optionProperties.putAll(set);
+            described.put(name, new ManifestFiles.Option(set,
+                    describeWith(applicationClass, optionProperties).access().beyond(base.access())));
+        });
         Map<String, String> files = new LinkedHashMap<>();
         files.put(ManifestFiles.RBAC, ManifestFiles.rbac(base.access(), described));
         files.put(ManifestFiles.WEBHOOKS, ManifestFiles.webhooks(base.webhooks()));

@@ -44,7 +44,7 @@ class GeneratedManifestsTest {
     @Test
     void theChartsFilesAreWhatTheCodeDeclares() throws Exception {
         Map<String, String> described = ManifestsDescriber.describe(SampleOperatorApplication.class,
-                Map.of("tlsSecrets", Map.of("sample.tls-secrets.watch", "true")));
+                Map.of("sample.demo", "off"), Map.of("tlsSecrets", Map.of("sample.tls-secrets.watch", "true")));
         assertThat(described).containsOnlyKeys("rbac.yaml", "webhooks.yaml");
         for (Map.Entry<String, String> file : described.entrySet()) {
             assertThat(Files.readString(FILES.resolve(file.getKey())))
