@@ -113,15 +113,15 @@ class HelmChartTest {
             assertThat(rule.getResources()).containsExactly("leases");
             assertThat(rule.getVerbs()).contains("create", "update", "delete");
         });
-        // the slot label the framework writes on each custom resource is a patch
+        // the slot label the framework writes on each custom resource is a patch (the generated option
+        // sharding adds it: the reconciler is no Cleaner, so without sharding it never patches its primary)
 #if ($namespaced == 'true')
         assertThat(workloadRole(objects).getRules())
 #else
         assertThat(single(objects, ClusterRole.class).getRules())
 #end
-                .anySatisfy(rule -> assertThat(rule.getResources()).containsExactly(${kind}.PLURAL))
                 .filteredOn(rule -> rule.getResources().contains(${kind}.PLURAL))
-                .allSatisfy(rule -> assertThat(rule.getVerbs()).contains("patch"));
+                .anySatisfy(rule -> assertThat(rule.getVerbs()).contains("patch"));
     }
 
     @Test
