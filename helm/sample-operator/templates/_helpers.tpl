@@ -52,44 +52,35 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- .Values.watchNamespaces | default (list .Release.Namespace) | join "," }}
 {{- end }}
 
-{{/*
+{{- /*
 What the operator does to Websites and the objects it owns: the rules of its Roles (or, with
-watchAllNamespaces, its ClusterRole). Exactly what the code uses: server-side apply is a patch (and
-a create for a new object), never an update; the only delete is Kubeloop's pruning of the <name>-tls
-ConfigMap when a Website stops serving HTTPS (Services and Deployments go with their Website through
-the garbage collector); Secrets only with tlsSecrets.watch.
-*/}}
+watchAllNamespaces, its ClusterRole), generated from the operator's code (files/kubeloop/rbac.yaml,
+written by kubeloop:manifests at build time; docs/security.md explains each rule): server-side apply
+is a patch (and a create for a new object), never an update; the only delete is the one
+@Reconciler(deletes) declares, Kubeloop's pruning of the <name>-tls ConfigMap when a Website stops
+serving HTTPS (Services and Deployments go with their Website through the garbage collector). Options
+switched on here add their rules: tlsSecrets.watch list/watch on Secrets (metadata-only in the code,
+not in RBAC), sharding what the slot label needs.
+*/ -}}
 {{- define "sample-operator.workloadRules" -}}
-- apiGroups: ["sample.kubeloop.dev"]
-  resources: ["websites"]
-  verbs: ["get", "list", "watch", "patch", "update"]
-- apiGroups: ["sample.kubeloop.dev"]
-  resources: ["websites/status"]
-  verbs: ["get", "patch", "update"]
-- apiGroups: ["sample.kubeloop.dev"]
-  resources: ["websites/finalizers"]
-  verbs: ["update"]
-# owned objects: server-side apply is a patch (and a create for a new object); Services and
-# Deployments go with their Website through the garbage collector
-- apiGroups: [""]
-  resources: ["services"]
-  verbs: ["get", "list", "watch", "create", "patch"]
-# ConfigMaps also delete: the <name>-tls ConfigMap is pruned when its Website stops serving HTTPS
-- apiGroups: [""]
-  resources: ["configmaps"]
-  verbs: ["get", "list", "watch", "create", "patch", "delete"]
-- apiGroups: ["apps"]
-  resources: ["deployments"]
-  verbs: ["get", "list", "watch", "create", "patch"]
-{{- if .Values.tlsSecrets.watch }}
-# tlsSecrets.watch: the TLS Secrets Websites name (spec.tls.secretName), watched metadata-only, never
-# read, written or created; RBAC cannot say "metadata only", so list/watch is the least it takes
-# (and lets the ServiceAccount read their data: docs/security.md)
-- apiGroups: [""]
-  resources: ["secrets"]
-  verbs: ["list", "watch"]
+{{- $rbac := include "sample-operator.generatedRbac" . | fromYaml -}}
+{{- $rules := $rbac.workload -}}
+{{- if .Values.tlsSecrets.watch }}{{ $rules = concat $rules $rbac.options.tlsSecrets.workload }}{{ end -}}
+{{- if .Values.sharding.enabled }}{{ $rules = concat $rules $rbac.options.sharding.workload }}
+{{- else if .Values.leaderElection.enabled }}{{ $rules = concat $rules $rbac.options.leaderElection.workload }}{{ end -}}
+{{- toYaml $rules }}
 {{- end }}
-- apiGroups: [""]
-  resources: ["events"]
-  verbs: ["create", "patch"]
+
+{{- /* files/kubeloop/rbac.yaml, or a failure saying how to make it. */ -}}
+{{- define "sample-operator.generatedRbac" -}}
+{{- $file := .Files.Get "files/kubeloop/rbac.yaml" -}}
+{{- if not $file }}{{ fail "files/kubeloop/rbac.yaml is missing: build the operator (./mvnw process-classes), which writes it from the code" }}{{ end -}}
+{{- $file }}
+{{- end }}
+
+{{- /* files/kubeloop/webhooks.yaml, or a failure saying how to make it. */ -}}
+{{- define "sample-operator.generatedWebhooks" -}}
+{{- $file := .Files.Get "files/kubeloop/webhooks.yaml" -}}
+{{- if not $file }}{{ fail "files/kubeloop/webhooks.yaml is missing: build the operator (./mvnw process-classes), which writes it from the code" }}{{ end -}}
+{{- $file }}
 {{- end }}

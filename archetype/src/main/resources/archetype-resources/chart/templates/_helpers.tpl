@@ -62,56 +62,39 @@ items:
 {{- end }}
 {{- end }}
 
-{{/* The CRD of the kind the webhook configurations call (webhooks.kind), with a message naming the value when files/ lacks it. */}}
-{{- define "operator.webhookCrd" -}}
-{{- $kind := .Values.webhooks.kind -}}
-{{- $kinds := list -}}
-{{- $found := "" -}}
-{{- range (include "operator.crds" . | fromYaml).items }}
-{{- $kinds = append $kinds .spec.names.kind -}}
-{{- if eq .spec.names.kind $kind }}{{ $found = toYaml . }}{{ end -}}
-{{- end }}
-{{- if not $found }}
-{{- fail (printf "webhooks.kind %s names no CRD in files/ (%s): set it to the kind of the validator and defaulter" $kind (join ", " $kinds)) }}
-{{- end }}
-{{- $found }}
-{{- end }}
-
 {{/* The storage version of a CRD (the argument). */}}
 {{- define "operator.version" -}}
 {{- range .spec.versions }}{{ if .storage }}{{ .name }}{{ end }}{{ end }}
 {{- end }}
 
-{{/* Where Kubeloop serves a webhook of the custom resource: /<validate|mutate>-<group with dashes>-<version>-<kind>. */}}
-{{- define "operator.webhookPath" -}}
-{{- $crd := include "operator.webhookCrd" .root | fromYaml -}}
-/{{ .type }}-{{ $crd.spec.group | replace "." "-" }}-{{ include "operator.version" $crd }}-{{ $crd.spec.names.kind | lower }}
-{{- end }}
 
 {{/*
-What the operator does, and nothing more: each of its custom resources (read, status, and the finalizers
-subresource that an owner reference with blockOwnerDeletion needs), the ConfigMaps it owns
-(server-side apply is a patch, or a create; Kubernetes' garbage collector deletes them with their
-owner, so no delete), and Events.
+What the operator does, and nothing more, generated from its code at build time (files/kubeloop/rbac.yaml,
+written by kubeloop:manifests from the reconcilers' declarations; Kubeloop's docs/security.md explains
+each rule): the custom resource (read, status, the finalizers subresource that an owner reference with
+blockOwnerDeletion needs), the kinds it owns (server-side apply is a patch, or a create), delete only on
+what @Reconciler(deletes) names, Events; plus what sharding (the slot label) adds when it is on.
 */}}
 {{- define "operator.rules" -}}
-{{- range (include "operator.crds" . | fromYaml).items }}
-- apiGroups: [{{ .spec.group | quote }}]
-  resources: [{{ .spec.names.plural | quote }}]
-  verbs: ["get", "list", "watch", "patch", "update"]
-- apiGroups: [{{ .spec.group | quote }}]
-  resources: [{{ printf "%s/status" .spec.names.plural | quote }}]
-  verbs: ["get", "patch", "update"]
-- apiGroups: [{{ .spec.group | quote }}]
-  resources: [{{ printf "%s/finalizers" .spec.names.plural | quote }}]
-  verbs: ["update"]
+{{- $rbac := include "operator.generatedRbac" . | fromYaml -}}
+{{- $rules := $rbac.workload -}}
+{{- if .Values.sharding.enabled }}{{ $rules = concat $rules $rbac.options.sharding.workload }}
+{{- else if .Values.leaderElection.enabled }}{{ $rules = concat $rules $rbac.options.leaderElection.workload }}{{ end -}}
+{{- toYaml $rules }}
 {{- end }}
-- apiGroups: [""]
-  resources: ["configmaps"]
-  verbs: ["get", "list", "watch", "create", "patch"]
-- apiGroups: [""]
-  resources: ["events"]
-  verbs: ["create", "patch"]
+
+{{/* files/kubeloop/rbac.yaml, or a failure saying how to make it. */}}
+{{- define "operator.generatedRbac" -}}
+{{- $file := .Files.Get "files/kubeloop/rbac.yaml" -}}
+{{- if not $file }}{{ fail "files/kubeloop/rbac.yaml is missing: build the project (./mvnw package), which writes it from the code" }}{{ end -}}
+{{- $file }}
+{{- end }}
+
+{{/* files/kubeloop/webhooks.yaml, or a failure saying how to make it. */}}
+{{- define "operator.generatedWebhooks" -}}
+{{- $file := .Files.Get "files/kubeloop/webhooks.yaml" -}}
+{{- if not $file }}{{ fail "files/kubeloop/webhooks.yaml is missing: build the project (./mvnw package), which writes it from the code" }}{{ end -}}
+{{- $file }}
 {{- end }}
 
 {{/*

@@ -38,6 +38,16 @@ public @interface Reconciler {
     /** Types this reconciler creates and owns: their changes re-enqueue the owner (by controller owner reference). */
     Class<? extends HasMetadata>[] owns() default {};
 
+    /**
+     * Kinds this reconciler deletes: owned kinds that pruning removes (one it applies in some
+     * reconciles and not in others, like a ConfigMap only a TLS site needs) and kinds it passes to
+     * {@code context.delete}. A declaration for the generated RBAC ({@code kubeloop:manifests}),
+     * which grants {@code delete} on these kinds only: owned kinds that are always applied go with
+     * their primary through the garbage collector and need no delete. A deletion of a kind not
+     * listed here is refused by the generated Role (403).
+     */
+    Class<? extends HasMetadata>[] deletes() default {};
+
     /** Skip primary updates that change neither generation, labels, annotations, finalizers nor deletion. */
     boolean generationAware() default true;
 

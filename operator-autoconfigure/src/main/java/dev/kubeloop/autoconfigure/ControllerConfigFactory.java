@@ -86,6 +86,7 @@ final class ControllerConfigFactory {
                 .labelSelector(overrides.getLabelSelector() != null ? overrides.getLabelSelector()
                         : annotation.labelSelector())
                 .owns(List.of(annotation.owns()))
+                .deletes(List.of(annotation.deletes()))
                 .generationAware(overrides.getGenerationAware() != null ? overrides.getGenerationAware()
                         : annotation.generationAware())
                 .resyncPeriod(overrides.getResyncPeriod() != null ? overrides.getResyncPeriod()
@@ -136,7 +137,7 @@ final class ControllerConfigFactory {
         String attribute = setting == null ? null : attribute(setting);
         String property = "kubeloop.reconcilers." + name + "." + setting;
         boolean propertyApplies = setting != null && !setting.equals("name") && !setting.equals("owns")
-                && !setting.equals("type") && !setting.equals("watches");
+                && !setting.equals("deletes") && !setting.equals("type") && !setting.equals("watches");
         String source;
         if ("watches".equals(setting)) {
             source = "configureWatches of " + bean.userClass().getName();

@@ -3,6 +3,7 @@ package dev.kubeloop.webhook;
 import dev.kubeloop.api.webhook.Admission;
 import dev.kubeloop.api.webhook.Validator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -19,6 +20,16 @@ final class ValidatingWebhook<T extends HasMetadata> extends AdmissionWebhook<T>
     ValidatingWebhook(Class<T> javaType, Validator<T> validator, Json json) {
         super(WebhookType.VALIDATING, javaType, json);
         this.validator = Objects.requireNonNull(validator, "validator");
+    }
+
+    /**
+     * Whether the validator overrides {@code validateDelete}: only then is {@code DELETE} among the
+     * operations registered for it, since validation never blocks a deletion unless asked to.
+     */
+    boolean validatesDeletes() {
+        return Arrays.stream(validator.getClass().getMethods()).anyMatch(method -> method.getName()
+                .equals("validateDelete") && method.getParameterCount() == 2
+                && method.getDeclaringClass() != Validator.class);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.kubeloop.webhook;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookBuilder;
@@ -15,7 +14,6 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientCon
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,7 +24,8 @@ import java.util.Optional;
  * MutatingWebhookConfiguration for the defaulters (both named {@link Target#name}) and the
  * {@code spec.conversion} patch of each CRD whose kind has a converter. Shared by the development
  * registration ({@code kubeloop.webhook.dev-registration.enabled}) and the test kit's
- * {@code ClusterWebhooks}; the Helm chart writes the same rules for a Service. Building only: the
+ * {@code ClusterWebhooks}; the Helm chart registers the same {@link WebhookDescription}s for a Service
+ * (from the file {@code kubeloop:manifests} writes). Building only: the
  * callers apply and remove them with their client. Immutable.
  */
 public final class WebhookConfigurations {
@@ -80,26 +79,24 @@ public final class WebhookConfigurations {
         List<Conversion> conversions = new ArrayList<>();
         LabelSelector namespaces = target.namespaceLabels().isEmpty() ? null
                 : new LabelSelectorBuilder().addToMatchLabels(target.namespaceLabels()).build();
-        for (Webhook webhook : webhooks.all()) {
-            ResourceType type = webhook.resource();
+        for (WebhookDescription webhook : WebhookDescription.of(webhooks)) {
             String url = target.baseUrl() + webhook.path();
             WebhookClientConfig clientConfig = new WebhookClientConfigBuilder().withUrl(url)
                     .withCaBundle(target.caBundle()).build();
             switch (webhook.type()) {
-                case VALIDATING -> validating.add(new ValidatingWebhookBuilder().withName(webhookName("validate", type))
-                        .withClientConfig(clientConfig).withRules(rule(type, "CREATE", "UPDATE", "DELETE"))
+                case VALIDATING -> validating.add(new ValidatingWebhookBuilder().withName(webhook.name())
+                        .withClientConfig(clientConfig).withRules(rule(webhook))
                         .withFailurePolicy(target.failurePolicy()).withTimeoutSeconds(target.timeoutSeconds())
                         .withSideEffects("None").withAdmissionReviewVersions("v1").withMatchPolicy("Equivalent")
                         .withNamespaceSelector(namespaces).build());
-                case MUTATING -> mutating.add(new MutatingWebhookBuilder().withName(webhookName("mutate", type))
-                        .withClientConfig(clientConfig).withRules(rule(type, "CREATE", "UPDATE"))
+                case MUTATING -> mutating.add(new MutatingWebhookBuilder().withName(webhook.name())
+                        .withClientConfig(clientConfig).withRules(rule(webhook))
                         .withFailurePolicy(target.failurePolicy()).withTimeoutSeconds(target.timeoutSeconds())
                         .withSideEffects("None").withAdmissionReviewVersions("v1").withMatchPolicy("Equivalent")
                         .withReinvocationPolicy("IfNeeded").withNamespaceSelector(namespaces).build());
-                case CONVERSION -> conversions.add(new Conversion(HasMetadata.getPlural(type.javaType()) + "."
-                        + type.group(), "{\"spec\":{\"conversion\":{\"strategy\":\"Webhook\",\"webhook\":"
-                                + "{\"conversionReviewVersions\":[\"v1\"],\"clientConfig\":{\"url\":\"" + url
-                                + "\",\"caBundle\":\"" + target.caBundle() + "\"}}}}}"));
+                case CONVERSION -> conversions.add(new Conversion(webhook.name(), "{\"spec\":{\"conversion\":"
+                        + "{\"strategy\":\"Webhook\",\"webhook\":{\"conversionReviewVersions\":[\"v1\"],"
+                        + "\"clientConfig\":{\"url\":\"" + url + "\",\"caBundle\":\"" + target.caBundle() + "\"}}}}}"));
             }
         }
         return new WebhookConfigurations(
@@ -127,13 +124,9 @@ public final class WebhookConfigurations {
         return conversions;
     }
 
-    private static String webhookName(String prefix, ResourceType type) {
-        return prefix + "." + type.kind().toLowerCase(Locale.ROOT) + "." + (type.group().isEmpty() ? "core.k8s.io"
-                : type.group());
-    }
-
-    private static RuleWithOperations rule(ResourceType type, String... operations) {
-        return new RuleWithOperationsBuilder().withApiGroups(type.group()).withApiVersions(type.version())
-                .withResources(HasMetadata.getPlural(type.javaType())).withOperations(operations).build();
+    private static RuleWithOperations rule(WebhookDescription webhook) {
+        return new RuleWithOperationsBuilder().withApiGroups(webhook.resource().group())
+                .withApiVersions(webhook.resource().version()).withResources(webhook.plural())
+                .withOperations(webhook.operations()).withScope(webhook.scope()).build();
     }
 }

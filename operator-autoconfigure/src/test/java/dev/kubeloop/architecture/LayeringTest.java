@@ -46,12 +46,13 @@ class LayeringTest {
                     "com.fasterxml.jackson.annotation..", "org.jspecify.annotations..");
 
     /**
-     * The runtime, leader election, sharding and the webhook server run in any Java application:
-     * no Spring, no Micrometer.
+     * The runtime, leader election, sharding, the webhook server and the manifest model run in any
+     * Java application: no Spring, no Micrometer.
      */
     @ArchTest
     static final ArchRule runtimeUsesNoSpringAndNoMicrometer = noClasses().that().resideInAnyPackage(RUNTIME,
-            "dev.kubeloop.leader..", SHARDING, "dev.kubeloop.introspection..", WEBHOOK).should().dependOnClassesThat()
+            "dev.kubeloop.leader..", SHARDING, "dev.kubeloop.introspection..", "dev.kubeloop.manifest..", WEBHOOK)
+            .should().dependOnClassesThat()
             .resideInAnyPackage("org.springframework..", "io.micrometer..");
 
     /**
@@ -95,23 +96,25 @@ class LayeringTest {
             .layer("leader").definedBy("dev.kubeloop.leader..")
             .layer("sharding").definedBy(SHARDING)
             .layer("webhook").definedBy(WEBHOOK)
+            .layer("manifest").definedBy("dev.kubeloop.manifest..")
             .layer("metrics").definedBy("dev.kubeloop.metrics..")
             .layer("observation").definedBy("dev.kubeloop.observation..")
             .layer("health").definedBy("dev.kubeloop.health..")
             .layer("introspection").definedBy("dev.kubeloop.introspection..")
             .layer("autoconfigure").definedBy("dev.kubeloop.autoconfigure..")
             .whereLayer("autoconfigure").mayNotBeAccessedByAnyLayer()
+            .whereLayer("manifest").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("introspection").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("health").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("metrics").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("observation").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("leader").mayOnlyBeAccessedByLayers("autoconfigure")
             .whereLayer("sharding").mayOnlyBeAccessedByLayers("autoconfigure")
-            .whereLayer("webhook").mayOnlyBeAccessedByLayers("metrics", "health", "autoconfigure")
+            .whereLayer("webhook").mayOnlyBeAccessedByLayers("metrics", "health", "manifest", "autoconfigure")
             .whereLayer("manager").mayOnlyBeAccessedByLayers("leader", "sharding", "metrics", "health",
                     "introspection", "autoconfigure")
             .whereLayer("controller").mayOnlyBeAccessedByLayers("manager", "leader", "sharding", "metrics", "health",
-                    "introspection", "autoconfigure")
+                    "introspection", "manifest", "autoconfigure")
             .whereLayer("handler").mayOnlyBeAccessedByLayers("controller", "manager")
             .whereLayer("event").mayOnlyBeAccessedByLayers("controller", "manager")
             .whereLayer("client").mayOnlyBeAccessedByLayers("controller", "manager")
@@ -119,7 +122,7 @@ class LayeringTest {
                     "health", "introspection", "autoconfigure")
             .whereLayer("runtime base").mayOnlyBeAccessedByLayers("cache", "client", "event", "handler", "controller",
                     "manager", "leader", "sharding", "webhook", "metrics", "observation", "health", "introspection",
-                    "autoconfigure")
+                    "manifest", "autoconfigure")
             .whereLayer("queue").mayOnlyBeAccessedByLayers("runtime base", "cache", "client", "event", "handler",
                     "controller", "manager", "leader", "sharding", "metrics", "health", "introspection", "autoconfigure");
 }

@@ -30,7 +30,9 @@ import org.springframework.beans.factory.annotation.Value;
  *       {@code Result.requeueAfter(duration)} to look again later.
  * </ul>
  */
-@Reconciler(name = "${kind.toLowerCase()}", owns = ConfigMap.class)
+// deletes: Kubeloop prunes an owned ConfigMap this reconciler applied before and no longer applies (one
+// whose name the code stopped using, say); the generated RBAC grants delete on what is listed here only
+@Reconciler(name = "${kind.toLowerCase()}", owns = ConfigMap.class, deletes = ConfigMap.class)
 public class ${kind}Reconciler implements ResourceReconciler<${kind}> {
 
     static final String READY = "Ready";

@@ -50,6 +50,7 @@ public final class ControllerConfig<T extends HasMetadata> {
     private final Set<String> namespaces;
     private final String labelSelector;
     private final List<Class<? extends HasMetadata>> owns;
+    private final List<Class<? extends HasMetadata>> deletes;
     /** The label selector of each owned type's cache that has one (see {@link #ownedLabelSelector}). */
     private final Map<Class<?>, String> ownedSelectors;
     private final boolean generationAware;
@@ -73,6 +74,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         this.namespaces = namespaces;
         this.labelSelector = labelSelector;
         this.owns = owns;
+        this.deletes = List.copyOf(new LinkedHashSet<>(builder.deletes));
         this.generationAware = builder.generationAware;
         this.resyncPeriod = builder.resyncPeriod;
         this.reconcileTimeout = builder.reconcileTimeout;
@@ -115,6 +117,15 @@ public final class ControllerConfig<T extends HasMetadata> {
     /** Owned types: their changes enqueue their controller owner. */
     public List<Class<? extends HasMetadata>> owns() {
         return owns;
+    }
+
+    /**
+     * The kinds the reconciler declares it deletes ({@code @Reconciler(deletes)}): owned kinds that
+     * pruning removes and kinds it passes to {@code context.delete}. The runtime does not consult
+     * it; the generated RBAC grants {@code delete} on exactly these (docs/security.md).
+     */
+    public List<Class<? extends HasMetadata>> deletes() {
+        return deletes;
     }
 
     /**
@@ -190,8 +201,9 @@ public final class ControllerConfig<T extends HasMetadata> {
     /** A builder holding this config's settings, to derive another. */
     public Builder<T> toBuilder() {
         Builder<T> builder = new Builder<>(name, primaryType).workers(workers).namespaces(namespaces)
-                .labelSelector(labelSelector).owns(owns).generationAware(generationAware).resyncPeriod(resyncPeriod)
-                .reconcileTimeout(reconcileTimeout).finalizer(finalizer).reconcilerClass(reconcilerClass)
+                .labelSelector(labelSelector).owns(owns).deletes(deletes).generationAware(generationAware)
+                .resyncPeriod(resyncPeriod).reconcileTimeout(reconcileTimeout).finalizer(finalizer)
+                .reconcilerClass(reconcilerClass)
                 .fieldManager(fieldManager.equals(name) ? null : fieldManager);
         builder.ownedSelectors.putAll(ownedSelectors);
         builder.settings.putAll(settings);
@@ -223,6 +235,7 @@ public final class ControllerConfig<T extends HasMetadata> {
         private Collection<String> namespaces = Settings.RECONCILER_NAMESPACES.defaultValue();
         private String labelSelector = Settings.LABEL_SELECTOR.defaultValue();
         private Collection<Class<? extends HasMetadata>> owns = List.of();
+        private Collection<Class<? extends HasMetadata>> deletes = List.of();
         /** As declared, not yet validated (build() does). */
         private final Map<Class<?>, String> ownedSelectors = new LinkedHashMap<>();
         private boolean generationAware = Settings.GENERATION_AWARE.defaultValue();
@@ -260,6 +273,12 @@ public final class ControllerConfig<T extends HasMetadata> {
 
         public Builder<T> owns(Collection<Class<? extends HasMetadata>> owns) {
             this.owns = new ArrayList<>(Objects.requireNonNull(owns, "owns"));
+            return this;
+        }
+
+        /** The kinds the reconciler deletes (by pruning or {@code context.delete}), for its RBAC; see {@link ControllerConfig#deletes()}. */
+        public Builder<T> deletes(Collection<Class<? extends HasMetadata>> deletes) {
+            this.deletes = new ArrayList<>(Objects.requireNonNull(deletes, "deletes"));
             return this;
         }
 
@@ -407,6 +426,9 @@ public final class ControllerConfig<T extends HasMetadata> {
             for (Class<? extends HasMetadata> owned : new LinkedHashSet<>(owns)) {
                 requireResourceClass(owned, "owns", "owned type " + (owned == null ? "null" : owned.getName()));
                 ownedTypes.add(owned);
+            }
+            for (Class<? extends HasMetadata> deleted : deletes) {
+                requireResourceClass(deleted, "deletes", "deleted type " + (deleted == null ? "null" : deleted.getName()));
             }
             if (!Settings.RESYNC_PERIOD.accepts(resyncPeriod)) {
                 throw invalid(name, "resync-period", "resync period must be " + Settings.RESYNC_PERIOD.allowed()

@@ -42,6 +42,7 @@ class ControllerConfigTest {
         assertInvalid(b -> b.reconcileTimeout(Duration.ofSeconds(-1)), "reconcile-timeout", "must be a duration of 0 or more");
         assertInvalid(b -> b.finalizer("no-domain"), "finalizer", "'no-domain' is not a valid finalizer name");
         assertInvalid(b -> b.owns(List.of(HasMetadata.class)), "owns", "is not a concrete resource class");
+        assertInvalid(b -> b.deletes(List.of(HasMetadata.class)), "deletes", "is not a concrete resource class");
     }
 
     @Test

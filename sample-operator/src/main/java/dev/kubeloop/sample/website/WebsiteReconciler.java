@@ -57,7 +57,8 @@ import org.springframework.beans.factory.annotation.Value;
  * generation, records a Warning event, and retries with backoff). Cleanup (behind Kubeloop's
  * finalizer) removes the site from the namespace's {@code website-index} ConfigMap.
  */
-@Reconciler(name = "website", workers = 2, owns = {ConfigMap.class, Deployment.class, Service.class})
+@Reconciler(name = "website", workers = 2, owns = {ConfigMap.class, Deployment.class, Service.class},
+        deletes = ConfigMap.class) // pruning deletes the <name>-tls ConfigMap once a site stops serving HTTPS
 public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<Website>, WatchConfigurer<Website> {
 
     static final String READY = "Ready";

@@ -37,7 +37,7 @@ class WebhookDevRegistrationE2ETest {
     /** {@code kubeloop-dev-<spring.application.name>-<HOSTNAME>}, both set for the started process below. */
     private static final String REGISTRATION = "kubeloop-dev-devloop-e2e-e2e-box";
     private static final String CRD = "websites.sample.kubeloop.dev";
-    private static final String DENIED = "admission webhook \"validate.website.sample.kubeloop.dev\" denied the "
+    private static final String DENIED = "admission webhook \"validate.websites.sample.kubeloop.dev\" denied the "
             + "request: spec.tls.secretName is required when spec.tls is set";
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
@@ -58,7 +58,7 @@ class WebhookDevRegistrationE2ETest {
         // what a run killed with SIGKILL leaves: a registration of the same name pointing at nothing
         client.admissionRegistration().v1().validatingWebhookConfigurations().resource(
                 new ValidatingWebhookConfigurationBuilder().withNewMetadata().withName(REGISTRATION).endMetadata()
-                        .addNewWebhook().withName("validate.website.sample.kubeloop.dev").withNewClientConfig()
+                        .addNewWebhook().withName("validate.websites.sample.kubeloop.dev").withNewClientConfig()
                         .withUrl("https://127.0.0.1:1/validate-sample-kubeloop-dev-v1-website").endClientConfig()
                         .addNewRule().withApiGroups("sample.kubeloop.dev").withApiVersions("v1")
                         .withResources("websites").withOperations("CREATE").endRule().withFailurePolicy("Ignore")

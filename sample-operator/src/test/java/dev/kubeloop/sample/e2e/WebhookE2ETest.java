@@ -30,7 +30,7 @@ import org.springframework.beans.factory.annotation.Autowired;
         properties = "sample.demo=off")
 class WebhookE2ETest {
 
-    private static final String DENIED = "admission webhook \"validate.website.sample.kubeloop.dev\" denied the "
+    private static final String DENIED = "admission webhook \"validate.websites.sample.kubeloop.dev\" denied the "
             + "request: spec.tls.secretName is required when spec.tls is set";
 
     @Autowired

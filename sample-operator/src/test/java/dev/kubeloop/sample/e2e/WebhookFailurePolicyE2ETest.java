@@ -87,7 +87,7 @@ class WebhookFailurePolicyE2ETest {
 
         KubernetesClientException refused = catchThrowableOfType(KubernetesClientException.class,
                 () -> client.resource(valid()).create());
-        assertThat(refused.getMessage()).contains("failed calling webhook \"validate.website.sample.kubeloop.dev\"")
+        assertThat(refused.getMessage()).contains("failed calling webhook \"validate.websites.sample.kubeloop.dev\"")
                 .contains("connection refused");
 
         registered = register(url, new ClusterWebhooks.Options("Ignore", 5));
@@ -118,7 +118,7 @@ class WebhookFailurePolicyE2ETest {
                 () -> client.resource(valid()).create());
         Duration waited = Duration.ofNanos(System.nanoTime() - start);
 
-        assertThat(refused.getMessage()).contains("failed calling webhook \"validate.website.sample.kubeloop.dev\"");
+        assertThat(refused.getMessage()).contains("failed calling webhook \"validate.websites.sample.kubeloop.dev\"");
         assertThat(refused.getMessage()).containsAnyOf("deadline exceeded", "Timeout", "timeout");
         assertThat(waited).as("the API server waited for timeoutSeconds").isGreaterThanOrEqualTo(Duration.ofSeconds(2));
         System.out.printf("[e2e] hung webhook, failurePolicy Fail, timeoutSeconds 2: refused after %d ms%n",
