@@ -1,6 +1,7 @@
 package dev.kubeloop.runtime;
 
 import java.util.Objects;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -28,6 +29,17 @@ public final class NamedThreadFactory implements ThreadFactory {
         Thread thread = new Thread(runnable, prefix + next.getAndIncrement());
         thread.setDaemon(true);
         return thread;
+    }
+
+    /**
+     * A single-threaded scheduler whose thread has exactly this name; cancelled tasks leave its
+     * queue at once (a timer re-armed at every renewal must not pile cancelled ones up).
+     */
+    public static ScheduledThreadPoolExecutor scheduler(String name) {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
+                runnable -> single(name, runnable));
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
     }
 
     /** One thread with exactly this name, for single-threaded executors. */

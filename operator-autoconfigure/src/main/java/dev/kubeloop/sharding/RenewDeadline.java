@@ -40,9 +40,7 @@ final class RenewDeadline implements AutoCloseable {
         this.renewDeadline = renewDeadline;
         this.ticker = ticker;
         this.onMissed = onMissed;
-        this.timer = new ScheduledThreadPoolExecutor(1,
-                runnable -> NamedThreadFactory.single("kubeloop-sharding-fence", runnable));
-        timer.setRemoveOnCancelPolicy(true);
+        this.timer = NamedThreadFactory.scheduler("kubeloop-sharding-fence");
     }
 
     /** A write renewed the Lease: the next check is due at {@code deadline} (ticker nanos). */

@@ -33,9 +33,7 @@ final class ShardingThread implements AutoCloseable {
     ShardingThread(Runnable round, String context) {
         this.round = round;
         this.context = context;
-        this.executor = new ScheduledThreadPoolExecutor(1,
-                runnable -> NamedThreadFactory.single("kubeloop-sharding", runnable));
-        executor.setRemoveOnCancelPolicy(true);
+        this.executor = NamedThreadFactory.scheduler("kubeloop-sharding");
     }
 
     /** Runs {@code task} on the sharding thread; logs what it throws, so that the thread goes on. */
