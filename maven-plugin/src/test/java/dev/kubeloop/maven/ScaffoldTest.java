@@ -62,7 +62,7 @@ class ScaffoldTest {
                 .contains("GROUP = \"demo.example.com\"", "VERSION = \"v1alpha1\"", "PLURAL = \"backups\"",
                         "extends CustomResource<BackupSpec, BackupStatus> implements Namespaced");
         assertThat(Files.readString(project.resolve("src/main/java/com/example/greeting/BackupReconciler.java")))
-                .contains("@Reconciler(name = \"backup\", owns = ConfigMap.class)");
+                .contains("@Reconciler(name = \"backup\", owns = ConfigMap.class, deletes = ConfigMap.class)");
         assertThat(Files.readString(project.resolve("examples/backup.yaml")))
                 .contains("apiVersion: demo.example.com/v1alpha1", "kind: Backup", "name: hello-backup");
         assertThat(log).hasSize(6).allSatisfy(line -> assertThat(line).startsWith("Created "));
