@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Read-your-writes for one controller: what each of its writes returned (the object as stored,
@@ -215,6 +216,19 @@ public final class WriteTracker {
      */
     public <T extends HasMetadata> List<T> merge(Class<T> type, List<T> cached, Predicate<? super T> matches,
             Function<Ref, T> lookup) {
+        return merge(type, () -> cached, matches, lookup);
+    }
+
+    /**
+     * {@link #merge(Class, List, Predicate, Function)} of a list {@code read} after the tracker's
+     * writes of {@code type} are taken: the order every reader must keep. Read the cache first and
+     * an echo delivered in between is in neither (the cache read missed it, {@link #observed}
+     * forgot the write): a reconcile listing the three children it just applied counted two (seen
+     * once in CI, ReadYourWritesListsE2ETest). Taken first, a write is either still remembered, or
+     * was observed before, when the informer's store already held it for the read that follows.
+     */
+    public <T extends HasMetadata> List<T> merge(Class<T> type, Supplier<List<T>> read, Predicate<? super T> matches,
+            Function<Ref, T> lookup) {
         Map<Ref, Written> ofType = null;
         for (Map.Entry<Ref, Written> entry : written.entrySet()) {
             if (entry.getKey().type().equals(type)) {
@@ -224,6 +238,7 @@ public final class WriteTracker {
                 ofType.put(entry.getKey(), entry.getValue());
             }
         }
+        List<T> cached = read.get();
         if (ofType == null) {
             return cached;
         }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * What a reconcile reads: the controller's caches ({@link ControllerCaches}) as its own writes
@@ -55,15 +56,19 @@ final class ReadYourWritesReader implements CacheReader {
 
     @Override
     public <R extends HasMetadata> List<R> list(Class<R> type, String namespace) {
-        return merged(type, caches.list(type, namespace), object -> inNamespace(object, namespace));
+        return merged(type, () -> caches.list(type, namespace), object -> inNamespace(object, namespace));
     }
 
     @Override
     public <R extends HasMetadata> List<R> byIndex(Class<R> type, String index, String namespace, String value) {
-        List<R> cached = caches.byIndex(type, index, namespace, value); // throws for an undeclared index
+        Supplier<List<R>> read = () -> caches.byIndex(type, index, namespace, value);
+        var declared = indexes.get(type);
         @SuppressWarnings("unchecked")
-        IndexFunction<? super R> function = (IndexFunction<? super R>) indexes.get(type).get(index);
-        return merged(type, cached, object -> inNamespace(object, namespace) && indexedUnder(function, object, value));
+        IndexFunction<? super R> function = declared == null ? null : (IndexFunction<? super R>) declared.get(index);
+        if (function == null) {
+            return read.get(); // throws, naming the undeclared index
+        }
+        return merged(type, read, object -> inNamespace(object, namespace) && indexedUnder(function, object, value));
     }
 
     /** The objects of {@code type} whose controller owner reference carries {@code ownerUid}. */
@@ -71,13 +76,14 @@ final class ReadYourWritesReader implements CacheReader {
         Predicate<R> ownedBy = object -> OwnerIndex.controllerOf(object)
                 .filter(owner -> ownerUid.equals(owner.getUid())).isPresent();
         // the index guarantees the owner of cached objects; tested on written ones only
-        return merged(type, caches.cache(type).byIndex(OwnerIndex.NAME, ownerUid), ownedBy);
+        return merged(type, () -> caches.cache(type).byIndex(OwnerIndex.NAME, ownerUid), ownedBy);
     }
 
-    private <R extends HasMetadata> List<R> merged(Class<R> type, List<R> cached, Predicate<R> matches) {
-        List<R> merged = tracker.merge(type, cached, matches,
+    /** {@code read} merged with this controller's writes, taken before it (see {@link WriteTracker#merge}). */
+    private <R extends HasMetadata> List<R> merged(Class<R> type, Supplier<List<R>> read, Predicate<R> matches) {
+        List<R> merged = tracker.merge(type, read, matches,
                 ref -> caches.find(type, ObjectKey.of(ref.namespace(), ref.name())).orElse(null));
-        return merged == cached ? cached : Collections.unmodifiableList(merged);
+        return Collections.unmodifiableList(merged);
     }
 
     private static boolean inNamespace(HasMetadata object, String namespace) {

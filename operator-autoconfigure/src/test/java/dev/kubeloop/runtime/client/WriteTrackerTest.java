@@ -188,6 +188,22 @@ class WriteTrackerTest {
     }
 
     @Test
+    void aWriteWhoseEchoArrivesWhileTheListIsReadIsInTheListOnce() {
+        ConfigMap written = configMap("a", "12", "new");
+        tracker.written(written);
+
+        // the informer stores the echo and delivers it (observed) after the cache was read: the read missed it
+        List<ConfigMap> merged = tracker.merge(ConfigMap.class, () -> {
+            List<ConfigMap> read = List.of();
+            tracker.observed(written);
+            return read;
+        }, any -> true, ref -> ref.name().equals("a") ? written : null);
+
+        assertThat(merged).as("the writes are taken before the read").extracting(cm -> cm.getMetadata().getName())
+                .containsExactly("a");
+    }
+
+    @Test
     void anObjectThisControllerDeletedIsNotReadUntilRecreated() {
         ConfigMap cached = configMap("a", "12", "cached");
         tracker.deletedByWrite(cached);
