@@ -103,6 +103,8 @@ final class ControllerWrites {
     private final ControllerListener listener;
     /** The slot label owned objects carry; null when this replica is not sharded. */
     private final ShardLayout shards;
+    /** Whether the caches strip managedFields: read-your-writes then keeps its copies the same way. */
+    private final boolean stripManagedFields;
     private final Adoption adoption;
     private final ConcurrentHashMap<Applied, Fingerprint> fingerprints = new ConcurrentHashMap<>();
 
@@ -116,7 +118,7 @@ final class ControllerWrites {
 
     ControllerWrites(ControllerConfig<?> config, KubernetesClient client, ControllerCaches caches,
             WriteTracker tracker, EventRecorder events, WriteStats stats, ControllerListener listener,
-            ShardLayout shards) {
+            ShardLayout shards, boolean stripManagedFields) {
         this.controller = config.name();
         this.fieldManager = config.fieldManager();
         this.ownedTypes = Set.copyOf(config.owns());
@@ -127,6 +129,7 @@ final class ControllerWrites {
         this.stats = stats;
         this.listener = listener;
         this.shards = shards;
+        this.stripManagedFields = stripManagedFields;
         this.adoption = new Adoption(controller, fieldManager, client);
     }
 
@@ -470,7 +473,9 @@ final class ControllerWrites {
             R stored = call.get();
             HasMetadata snapshot = null;
             if (stored != null) {
-                snapshot = ResourceCopies.deepCopy(serialization, stored);
+                // the tracker's copy looks like a cached object, so a read is the same whichever answers it
+                snapshot = stripManagedFields ? ResourceCopies.deepCopyWithoutManagedFields(serialization, stored)
+                        : ResourceCopies.deepCopy(serialization, stored);
                 tracker.written(snapshot);
             }
             return new Sent<>(stored, snapshot);
