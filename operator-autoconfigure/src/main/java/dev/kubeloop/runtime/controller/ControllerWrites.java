@@ -388,13 +388,22 @@ final class ControllerWrites {
         return sent.stored();
     }
 
-    /** How the finalizer protocol sends its patches of the primary: as this reconcile's writes. */
+    /**
+     * How the finalizer protocol sends its patches of the primary: as this reconcile's writes. What
+     * it returns becomes the reconciler's primary, so it is given the caches' form (without
+     * managedFields when they strip them), as a primary read from the cache has: the object is the
+     * response fabric8 just parsed, which nobody else holds.
+     */
     <T extends HasMetadata> FinalizerProtocol.Sender<T> finalizerSender(Scope scope) {
         return (target, patch) -> {
             Sent<T> sent = step(scope, "finalizer", target, () -> send(target, patch));
             sent(WriteOperation.FINALIZER);
             scope.primary = sent.snapshot();
-            return sent.stored();
+            T stored = sent.stored();
+            if (stripManagedFields && stored != null && stored.getMetadata() != null) {
+                stored.getMetadata().setManagedFields(null);
+            }
+            return stored;
         };
     }
 
