@@ -3,11 +3,16 @@ package dev.kubeloop.benchmarks.copy;
 import dev.kubeloop.benchmarks.compare.model.BenchObjects;
 import dev.kubeloop.benchmarks.compare.model.BenchResource;
 import dev.kubeloop.benchmarks.compare.model.BenchStatus;
+import dev.kubeloop.runtime.client.ResourceCopies;
 import dev.kubeloop.runtime.client.WriteTargets;
+import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -43,6 +48,8 @@ public class ObjectCopyBenchmark {
 
     private final KubernetesSerialization serialization = new KubernetesSerialization();
     private Object cached;
+    /** {@link #cached} as a server-side apply of its status returns it: with the two managers' managedFields. */
+    private HasMetadata stored;
 
     @Setup
     public void setUp() {
@@ -66,6 +73,33 @@ public class ObjectCopyBenchmark {
                     .withNewStatus().withReplicas(3).withReadyReplicas(3).withObservedGeneration(4L).endStatus()
                     .build();
         }
+        stored = serialization.clone((HasMetadata) cached);
+        stored.getMetadata().setManagedFields(List.of(
+                managedFields("bench-launcher", "Update", null, "{\"f:spec\":{\".\":{},\"f:color\":{},\"f:replicas\":{}}}"),
+                managedFields("kubeloop", "Apply", "status",
+                        "{\"f:status\":{\"f:observedGeneration\":{},\"f:conditions\":{\".\":{},"
+                                + "\"k:{\\\"type\\\":\\\"Ready\\\"}\":{\".\":{},\"f:status\":{},\"f:type\":{}}}}}")));
+    }
+
+    private ManagedFieldsEntry managedFields(String manager, String operation, String subresource, String fields) {
+        return new ManagedFieldsEntryBuilder().withManager(manager).withOperation(operation)
+                .withApiVersion(stored.getApiVersion()).withTime("2026-11-26T12:00:00Z").withFieldsType("FieldsV1")
+                .withFieldsV1(serialization.unmarshal(fields, FieldsV1.class)).withSubresource(subresource).build();
+    }
+
+    /**
+     * Read-your-writes' copy of what a write returned (the caller may change the object it got),
+     * as it was before issue 32's second round: the whole object, managedFields included.
+     */
+    @Benchmark
+    public Object copyWrittenObject() {
+        return ResourceCopies.deepCopy(serialization, stored);
+    }
+
+    /** The same copy as the runtime makes it when the caches strip managedFields (the default). */
+    @Benchmark
+    public Object copyWrittenObjectWithoutManagedFields() {
+        return ResourceCopies.deepCopyWithoutManagedFields(serialization, stored);
     }
 
     @Benchmark

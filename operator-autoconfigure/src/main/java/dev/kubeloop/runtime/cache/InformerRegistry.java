@@ -100,6 +100,11 @@ public final class InformerRegistry {
         this.failures = failures;
     }
 
+    /** Whether the caches drop {@code metadata.managedFields} (kubeloop.strip-managed-fields). */
+    public boolean stripsManagedFields() {
+        return factory.stripsManagedFields();
+    }
+
     /** Hears about an informer that stopped for good after it had synced. Must be thread-safe and fast. */
     @FunctionalInterface
     public interface FailureListener {

@@ -103,6 +103,8 @@ final class ControllerWrites {
     private final ControllerListener listener;
     /** The slot label owned objects carry; null when this replica is not sharded. */
     private final ShardLayout shards;
+    /** Whether the caches strip managedFields: read-your-writes then keeps its copies the same way. */
+    private final boolean stripManagedFields;
     private final Adoption adoption;
     private final ConcurrentHashMap<Applied, Fingerprint> fingerprints = new ConcurrentHashMap<>();
 
@@ -116,7 +118,7 @@ final class ControllerWrites {
 
     ControllerWrites(ControllerConfig<?> config, KubernetesClient client, ControllerCaches caches,
             WriteTracker tracker, EventRecorder events, WriteStats stats, ControllerListener listener,
-            ShardLayout shards) {
+            ShardLayout shards, boolean stripManagedFields) {
         this.controller = config.name();
         this.fieldManager = config.fieldManager();
         this.ownedTypes = Set.copyOf(config.owns());
@@ -127,6 +129,7 @@ final class ControllerWrites {
         this.stats = stats;
         this.listener = listener;
         this.shards = shards;
+        this.stripManagedFields = stripManagedFields;
         this.adoption = new Adoption(controller, fieldManager, client);
     }
 
@@ -385,13 +388,22 @@ final class ControllerWrites {
         return sent.stored();
     }
 
-    /** How the finalizer protocol sends its patches of the primary: as this reconcile's writes. */
+    /**
+     * How the finalizer protocol sends its patches of the primary: as this reconcile's writes. What
+     * it returns becomes the reconciler's primary, so it is given the caches' form (without
+     * managedFields when they strip them), as a primary read from the cache has: the object is the
+     * response fabric8 just parsed, which nobody else holds.
+     */
     <T extends HasMetadata> FinalizerProtocol.Sender<T> finalizerSender(Scope scope) {
         return (target, patch) -> {
             Sent<T> sent = step(scope, "finalizer", target, () -> send(target, patch));
             sent(WriteOperation.FINALIZER);
             scope.primary = sent.snapshot();
-            return sent.stored();
+            T stored = sent.stored();
+            if (stripManagedFields && stored != null && stored.getMetadata() != null) {
+                stored.getMetadata().setManagedFields(null);
+            }
+            return stored;
         };
     }
 
@@ -470,7 +482,9 @@ final class ControllerWrites {
             R stored = call.get();
             HasMetadata snapshot = null;
             if (stored != null) {
-                snapshot = ResourceCopies.deepCopy(serialization, stored);
+                // the tracker's copy looks like a cached object, so a read is the same whichever answers it
+                snapshot = stripManagedFields ? ResourceCopies.deepCopyWithoutManagedFields(serialization, stored)
+                        : ResourceCopies.deepCopy(serialization, stored);
                 tracker.written(snapshot);
             }
             return new Sent<>(stored, snapshot);

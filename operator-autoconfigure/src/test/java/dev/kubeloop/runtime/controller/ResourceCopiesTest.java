@@ -8,10 +8,12 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -51,6 +53,21 @@ class ResourceCopiesTest {
         assertThat(copy).isEqualTo(original).isNotSameAs(original);
         copy.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("httpd");
         assertThat(original.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo("nginx");
+    }
+
+    @Test
+    void aCopyWithoutManagedFieldsLeavesTheOriginalAsItWas() {
+        Widget original = Widget.named("ns", "a").withLabel("tier", "web");
+        original.getMetadata().setManagedFields(List.of(new ManagedFieldsEntryBuilder().withManager("kubeloop")
+                .withOperation("Apply").withApiVersion("kubeloop.dev/v1").withFieldsType("FieldsV1").build()));
+        String before = serialization.asJson(original);
+
+        Widget copy = ResourceCopies.deepCopyWithoutManagedFields(serialization, original);
+
+        assertThat(copy.getMetadata().getManagedFields()).isNullOrEmpty();
+        assertThat(serialization.asJson(original)).as("the original, restored").isEqualTo(before);
+        copy.getMetadata().setManagedFields(original.getMetadata().getManagedFields());
+        assertThat(serialization.asJson(copy)).as("everything else copied").isEqualTo(before);
     }
 
     @Test
