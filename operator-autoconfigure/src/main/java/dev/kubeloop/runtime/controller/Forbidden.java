@@ -37,6 +37,15 @@ record Forbidden(String verb, String resource, String apiGroup, String namespace
     private static final Pattern AUTHORIZER_DENIAL = Pattern.compile("User \"([^\"]*)\" cannot (\\S+) resource "
             + "\"([^\"]+)\" in API group \"([^\"]*)\"(?: in the namespace \"([^\"]*)\"| at the cluster scope)");
 
+    /**
+     * Pruning and {@code context.delete} are the writes whose permission the code must declare: the
+     * rules {@code kubeloop:manifests} derives grant delete only on the kinds in
+     * {@code @Reconciler(deletes)} (an owned kind is applied, not necessarily deleted).
+     */
+    private static final String DELETE = "delete";
+    private static final String GENERATED_RBAC_HINT = " (with the rules kubeloop:manifests generates: list the kind in "
+            + "@Reconciler(deletes = ...) and rebuild the chart)";
+
     /** The first 403 in {@code error}'s cause chain, if there is one. */
     static Optional<Forbidden> in(Throwable error) {
         return Causes.status(error, HttpURLConnection.HTTP_FORBIDDEN).map(Forbidden::of);
@@ -69,6 +78,6 @@ record Forbidden(String verb, String resource, String apiGroup, String namespace
         String scope = namespace == null ? "at the cluster scope" : "in namespace \"" + namespace + "\"";
         return "RBAC does not allow the operator (user \"" + user + "\") to " + verb + " resource \"" + resource
                 + "\" in API group \"" + apiGroup + "\" " + scope + ": grant the verb in the Role or ClusterRole "
-                + "bound to the operator's ServiceAccount";
+                + "bound to the operator's ServiceAccount" + (DELETE.equals(verb) ? GENERATED_RBAC_HINT : "");
     }
 }

@@ -33,6 +33,16 @@ class ForbiddenTest {
     }
 
     @Test
+    void aRefusedDeleteSaysHowTheGeneratedRulesGrantIt() {
+        Forbidden forbidden = Forbidden.in(apiError(403, "jobs.batch \"backup-1\" is forbidden: User \"" + USER
+                + "\" cannot delete resource \"jobs\" in API group \"batch\" in the namespace \"ns\"")).orElseThrow();
+
+        assertThat(forbidden.describe()).contains("to delete resource \"jobs\" in API group \"batch\"")
+                .endsWith("(with the rules kubeloop:manifests generates: list the kind in @Reconciler(deletes = ...) "
+                        + "and rebuild the chart)");
+    }
+
+    @Test
     void anRbacDenialAtTheClusterScopeInTheCoreGroupWithTheAuthorizersReason() {
         Forbidden forbidden = Forbidden.in(apiError(403, "nodes is forbidden: User \"" + USER + "\" cannot list "
                 + "resource \"nodes\" in API group \"\" at the cluster scope: RBAC: "
