@@ -42,7 +42,7 @@ public final class KubeloopTracingAutoConfiguration {
         if (observations.isNoop() || !Tracers.traces(beans)) {
             return Tracing.OFF;
         }
-        return new ObservationTracing(observations, annotation);
+        return new ObservationTracing(observations, annotation, properties.isPropagate());
     }
 
     /** Whether the application has a real tracer; touches Micrometer Tracing's types only when it is there. */

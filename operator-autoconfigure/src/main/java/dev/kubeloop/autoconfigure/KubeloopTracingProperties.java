@@ -24,6 +24,13 @@ public class KubeloopTracingProperties {
      */
     private String annotation = Settings.TRACING_ANNOTATION.defaultValue();
 
+    /**
+     * Whether the objects a sampled reconcile applies carry its W3C traceparent in the annotation, so
+     * that the operator reconciling them next continues the trace. Bounded: it never makes an apply
+     * due, and only an apply that changes the object anyway carries a new value.
+     */
+    private boolean propagate = Settings.TRACING_PROPAGATE.defaultValue();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -38,5 +45,13 @@ public class KubeloopTracingProperties {
 
     public void setAnnotation(String annotation) {
         this.annotation = annotation;
+    }
+
+    public boolean isPropagate() {
+        return propagate;
+    }
+
+    public void setPropagate(boolean propagate) {
+        this.propagate = propagate;
     }
 }

@@ -27,11 +27,21 @@ public final class ObservationTracing implements Tracing {
 
     private final ObservationRegistry registry;
     private final String annotation;
+    private final boolean propagates;
 
     /** @param annotation the annotation carrying a traceparent to join ({@link Tracing#DEFAULT_ANNOTATION}) */
     public ObservationTracing(ObservationRegistry registry, String annotation) {
+        this(registry, annotation, false);
+    }
+
+    /**
+     * @param annotation the annotation carrying a traceparent to join ({@link Tracing#DEFAULT_ANNOTATION})
+     * @param propagates whether applied objects carry the reconcile's traceparent in it ({@link #propagates()})
+     */
+    public ObservationTracing(ObservationRegistry registry, String annotation, boolean propagates) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.annotation = Objects.requireNonNull(annotation, "annotation");
+        this.propagates = propagates;
     }
 
     @Override
@@ -42,6 +52,11 @@ public final class ObservationTracing implements Tracing {
     @Override
     public String annotation() {
         return annotation;
+    }
+
+    @Override
+    public boolean propagates() {
+        return propagates;
     }
 
     @Override

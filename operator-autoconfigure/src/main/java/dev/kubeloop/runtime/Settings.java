@@ -97,6 +97,8 @@ public final class Settings {
     public static final Setting<String> TRACING_ANNOTATION = Setting.of("tracing.annotation",
             Tracing.DEFAULT_ANNOTATION, "an annotation key such as example.com/traceparent (an optional DNS subdomain "
                     + "and a slash, then a name of at most 63 characters)", Settings::isQualifiedName);
+    /** Whether the objects a traced reconcile applies carry its traceparent in the tracing annotation. */
+    public static final Setting<Boolean> TRACING_PROPAGATE = Setting.any("tracing.propagate", false, "true or false");
     /** Worker threads of one reconciler. */
     public static final Setting<Integer> WORKERS = Setting.of("reconcilers.*.workers",
             (Integer) annotationDefault("workers"), "a whole number of 1 or more", workers -> workers >= 1);
@@ -143,7 +145,7 @@ public final class Settings {
             "a domain-qualified name such as example.com/cleanup", finalizer -> true);
 
     private static final List<Setting<?>> ALL = List.of(ENABLED, NAMESPACES, CACHE_SYNC_TIMEOUT, SHUTDOWN_TIMEOUT,
-            EXIT_ZERO_ON_SIGTERM, TRACING_ENABLED, TRACING_ANNOTATION,
+            EXIT_ZERO_ON_SIGTERM, TRACING_ENABLED, TRACING_ANNOTATION, TRACING_PROPAGATE,
             STRIP_MANAGED_FIELDS, INFORMER_LIST_PAGE_SIZE, EXIT_WHEN_READY, READ_YOUR_WRITES,
             OPTIONAL_TYPE_POLL_INTERVAL, RATE_LIMITER_BASE_DELAY, RATE_LIMITER_MAX_DELAY,
             RATE_LIMITER_QPS, RATE_LIMITER_BURST, INTROSPECTION_LAST_ERRORS, WORKERS, RECONCILER_NAMESPACES,

@@ -49,6 +49,15 @@ public interface Tracing {
     }
 
     /**
+     * Whether the objects a traced reconcile applies carry its sampled traceparent in
+     * {@link #annotation()}, for the operator that reconciles them next ({@code kubeloop.tracing.propagate},
+     * docs/tracing.md, "Across operators"). Read once per controller.
+     */
+    default boolean propagates() {
+        return false;
+    }
+
+    /**
      * Starts the span of one reconcile (not yet current on any thread: {@link Span#open()}). If
      * {@code reconcile.parent()} carries a W3C {@code traceparent}, the span joins that trace.
      */
@@ -95,7 +104,10 @@ public interface Tracing {
          */
         Request request(String method, String path, BiConsumer<String, String> header);
 
-        /** The W3C traceparent of this span, to carry onto an object; null if unsampled or unknown. */
+        /**
+         * The W3C traceparent of this span, to carry onto an object; null if unknown. An unsampled span
+         * has one too, with flags {@code 00} (a retry continues its trace, sampled or not).
+         */
         String traceparent();
 
         /** Ends the span with {@code outcome} (low cardinality) and the error, if any. */

@@ -75,6 +75,8 @@ class InvalidPropertyValuesTest {
                     + "'sampled'", "true or false"),
             new Case("kubeloop.tracing.annotation", "trace parent", "Property kubeloop.tracing.annotation has an "
                     + "invalid value 'trace parent'", "an annotation key such as example.com/traceparent"),
+            new Case("kubeloop.tracing.propagate", "onward", "Property kubeloop.tracing.propagate has an invalid value "
+                    + "'onward'", "true or false"),
             new Case("kubeloop.informer-list-page-size", "many", "invalid value 'many'", "a whole number"),
             new Case("kubeloop.optional-type-poll-interval", "often", "invalid value 'often'", "a positive duration"),
             new Case("kubeloop.optional-type-poll-interval", "0s", "Property kubeloop.optional-type-poll-interval "

@@ -181,7 +181,7 @@ public final class ControllerWorkers<T extends HasMetadata> {
         Class<?> reconcilerClass = config.reconcilerClass() != null ? config.reconcilerClass() : reconciler.getClass();
         FailingKeys failing = new FailingKeys(config.maxAttempts());
         ControllerWrites writes = new ControllerWrites(config, services.client(), caches, tracker, events, writeStats,
-                listener, informers.shards().orElse(null), informers.stripsManagedFields());
+                listener, informers.shards().orElse(null), informers.stripsManagedFields(), services.tracing());
         this.handler = new ReconcileHandler<>(config, reconciler, queue, primaryCache, caches,
                 Set.copyOf(config.owns()), services.client(), events, services.timeouts(), finalizers, activity,
                 listener, writes, tracker, services.fence(), services.fencedClients(), failing, blockers,

@@ -63,6 +63,10 @@ import org.slf4j.LoggerFactory;
  * with the body field by field, never with defaults guessed here. After a restart the first apply
  * of each object is sent (and changes nothing on the server). For {@code applyStatus}: the desired status against the current one.
  *
+ * <p>Traces carried onward ({@code kubeloop.tracing.propagate}, {@link CarriedTrace}): the
+ * annotation is added to the body after the no-op decision, which never sees it, and only to an
+ * apply that is sent.
+ *
  * <p>Every write goes out on the reconcile's own client ({@link Scope}), which refuses it once the
  * reconcile's permit no longer holds (a replica paused past its Lease); the primary's status is
  * locked on the version it was computed from, so one that got out anyway cannot land on a newer
@@ -106,19 +110,24 @@ final class ControllerWrites {
     /** Whether the caches strip managedFields: read-your-writes then keeps its copies the same way. */
     private final boolean stripManagedFields;
     private final Adoption adoption;
+    /** The annotation applied objects carry the reconcile's traceparent in; null when not propagating. */
+    private final String propagated;
     private final ConcurrentHashMap<Applied, Fingerprint> fingerprints = new ConcurrentHashMap<>();
 
     /** One object as one field manager applies it. */
     private record Applied(WriteTracker.Ref ref, String fieldManager) {
     }
 
-    /** What the last apply sent, the version it left the object at, and what the object was then (but status). */
-    private record Fingerprint(String hash, String resourceVersion, String content) {
+    /**
+     * What the last apply sent (but a carried traceparent), the version it left the object at, what the
+     * object was then (but status), and the traceparent it carried (null: none).
+     */
+    private record Fingerprint(String hash, String resourceVersion, String content, String carried) {
     }
 
     ControllerWrites(ControllerConfig<?> config, KubernetesClient client, ControllerCaches caches,
             WriteTracker tracker, EventRecorder events, WriteStats stats, ControllerListener listener,
-            ShardLayout shards, boolean stripManagedFields) {
+            ShardLayout shards, boolean stripManagedFields, Tracing tracing) {
         this.controller = config.name();
         this.fieldManager = config.fieldManager();
         this.ownedTypes = Set.copyOf(config.owns());
@@ -131,6 +140,7 @@ final class ControllerWrites {
         this.shards = shards;
         this.stripManagedFields = stripManagedFields;
         this.adoption = new Adoption(controller, fieldManager, client);
+        this.propagated = tracing.on() && tracing.propagates() ? tracing.annotation() : null;
     }
 
     /**
@@ -146,11 +156,14 @@ final class ControllerWrites {
         private boolean appliedOwned;
         /** The reconcile's span, for the finalizer's and the status's child spans; null when untraced. */
         private final Tracing.Span span;
+        /** What its applies carry of its trace; null when untraced or not propagating. */
+        private final CarriedTrace trace;
 
         Scope(HasMetadata primary, KubernetesClient client, Tracing.Span span) {
             this.primary = primary;
             this.client = client;
             this.span = span;
+            this.trace = span == null || propagated == null ? null : new CarriedTrace(propagated, span);
         }
 
         /** The primary as the last write of this reconcile left it (or as it started). */
@@ -221,14 +234,41 @@ final class ControllerWrites {
             current = claim.existing();
             adopted = claim.adopted();
         }
-        R stored = send(body, () -> applyOrExplain(scope, body, json, manager, options)).stored();
+        String carried = null;
+        // only as the controller's own manager: managers sharing an object (one per primary) would take it from each other
+        if (scope.trace != null && manager.equals(fieldManager) && !scope.trace.setBy(body)) {
+            carried = carried(scope.trace, last, hash, current, body, owned);
+            if (carried != null) {
+                scope.trace.put(body, carried);
+            }
+        }
+        String sending = carried == null ? json : ServerSideApply.json(serialization, body);
+        R stored = send(body, () -> applyOrExplain(scope, body, sending, manager, options)).stored();
         sent(WriteOperation.APPLY);
         fingerprints.put(applied, new Fingerprint(hash, stored.getMetadata().getResourceVersion(),
-                contentHash(stored)));
+                contentHash(stored), carried));
         if (owned) {
             report(scope.primary, current, stored, last != null && last.hash().equals(hash), adopted);
         }
         return stored;
+    }
+
+    /**
+     * The traceparent an apply that is sent carries ({@link CarriedTrace}): what the object carries
+     * already when the apply probably changes nothing (the same body again, of an object not seen
+     * here: a type not cached, its last write forgotten; or the first apply since the start of an
+     * object that carries every field of the body), so that it stays a no-op on the server; else the
+     * reconcile's, if sampled. An owned object not seen is absent ({@link Adoption} read it): created.
+     */
+    private String carried(CarriedTrace trace, Fingerprint last, String hash, HasMetadata current, HasMetadata body,
+            boolean owned) {
+        if (!owned && current == null && last != null && last.hash().equals(hash)) {
+            return last.carried();
+        }
+        if (last == null && current != null && AppliedState.carries(tree(current), tree(body))) {
+            return trace.valueOn(current);
+        }
+        return trace.reconciles();
     }
 
     /**

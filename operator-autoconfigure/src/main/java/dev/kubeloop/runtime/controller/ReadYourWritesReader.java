@@ -7,7 +7,6 @@ import dev.kubeloop.runtime.cache.OwnerIndex;
 import dev.kubeloop.runtime.client.WriteTracker;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +28,11 @@ import java.util.function.Supplier;
  * <p>Criteria are tested on written objects only, as the informer would index them: the namespace,
  * the declared index function, the labels, the controller owner reference. A list with no write of
  * its type pending is the cache's own list, not a copy.
+ *
+ * <p>Every list is a new one, the caller's: the caches build one per read ({@code ResourceCache},
+ * {@link KindViews}) and so does the merge, so nothing shared needs guarding and none is wrapped
+ * (the API promises read-only objects, not read-only lists; {@code owned()} keeps its historical
+ * unmodifiable list, {@link DefaultReconcileContext}).
  *
  * <p>Immutable and thread-safe (one per controller, shared by its workers); the tracker and the
  * caches are thread-safe.
@@ -81,9 +85,8 @@ final class ReadYourWritesReader implements CacheReader {
 
     /** {@code read} merged with this controller's writes, taken before it (see {@link WriteTracker#merge}). */
     private <R extends HasMetadata> List<R> merged(Class<R> type, Supplier<List<R>> read, Predicate<R> matches) {
-        List<R> merged = tracker.merge(type, read, matches,
+        return tracker.merge(type, read, matches,
                 ref -> caches.find(type, ObjectKey.of(ref.namespace(), ref.name())).orElse(null));
-        return Collections.unmodifiableList(merged);
     }
 
     private static boolean inNamespace(HasMetadata object, String namespace) {

@@ -10,9 +10,11 @@ import dev.kubeloop.api.Result;
 import dev.kubeloop.testing.ApiError;
 import dev.kubeloop.testing.ApiFaults.Fault;
 import dev.kubeloop.testing.MockClusterTestSupport;
+import dev.kubeloop.testing.RecordingReconciler;
 import dev.kubeloop.testing.Widget;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -82,6 +84,31 @@ class ReadYourWritesListsTest extends MockClusterTestSupport {
                 .isEqualTo("owned=1 index=1 labels=1 namespace=1");
         assertThat(client.configMaps().inNamespace("ns").withName("w-1").get()).isNull();
         frozen.off();
+    }
+
+    /** Lists are built per read: a reconcile may sort or empty the one it got, and the next read is whole. */
+    @Test
+    void aListIsTheReconcilesOwnToSortOrEmpty() {
+        List<String> reads = new CopyOnWriteArrayList<>();
+        manager.register(ControllerConfig.builder("widget", Widget.class).owns(List.of(ConfigMap.class)).build(),
+                new RecordingReconciler().behaving((widget, context) -> {
+                    for (int i = 0; i < 2; i++) {
+                        context.apply(new ConfigMapBuilder().withNewMetadata().withName("w-" + i).endMetadata().build());
+                    }
+                    List<ConfigMap> listed = context.caches().list(ConfigMap.class, "ns");
+                    listed.sort(Comparator.comparing((ConfigMap configMap) -> configMap.getMetadata().getName())
+                            .reversed());
+                    String first = listed.get(0).getMetadata().getName();
+                    listed.clear();
+                    reads.add(first + " then " + context.caches().list(ConfigMap.class, "ns").size());
+                    return Result.done();
+                }));
+        manager.start();
+
+        client.resource(widget(2)).create();
+
+        eventually().until(() -> !reads.isEmpty());
+        assertThat(reads.get(0)).isEqualTo("w-1 then 2");
     }
 
     private Controller<Widget> start() {

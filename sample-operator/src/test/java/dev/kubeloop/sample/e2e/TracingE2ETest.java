@@ -26,11 +26,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * The sample operator traced as its demo does it (the {@code tracing} profile: every reconcile
  * sampled, Brave exporting to Zipkin) against the real API server, asserted through a real Zipkin
  * server's HTTP API: a Website's reconcile is one trace with its API requests as children, and a
- * change carrying {@code kubeloop.dev/traceparent} is reconciled in the trace the annotation names.
+ * change carrying {@code kubeloop.dev/traceparent} is reconciled in the trace the annotation names;
+ * with {@code kubeloop.tracing.propagate} the objects a reconcile writes carry its traceparent on.
  * Spans reach Zipkin asynchronously (the reporter batches them), so every read waits on a condition.
  */
 @KubeloopTest(crds = "classpath:META-INF/fabric8/websites.sample.kubeloop.dev-v1.yml",
-        properties = {"sample.demo=off", "management.tracing.export.enabled=true"})
+        properties = {"sample.demo=off", "management.tracing.export.enabled=true", "kubeloop.tracing.propagate=true"})
 @ActiveProfiles("tracing")
 class TracingE2ETest {
 
@@ -129,6 +130,29 @@ class TracingE2ETest {
         // the new page's ConfigMap written in that trace, as the reconcile's child
         assertThat(named(trace).get("patch configmaps").path("parentId").asText())
                 .isEqualTo(reconcile.path("id").asText());
+    }
+
+    @Test
+    void aChildCarriesTheTraceparentOfTheReconcileThatWroteIt() {
+        kit.awaitReconciled(client.resource(Sites.website(kit.namespace(), "onward", "o")).create());
+        String key = kit.namespace() + "/onward";
+        String traceparent = client.services().inNamespace(kit.namespace()).withName("onward").get().getMetadata()
+                .getAnnotations().get("kubeloop.dev/traceparent");
+        assertThat(traceparent).as("the Service's traceparent").matches("00-[0-9a-f]{32}-[0-9a-f]{16}-01");
+        String traceId = traceparent.substring(3, 35);
+        String spanId = traceparent.substring(36, 52);
+
+        // the span it names is the reconcile that sent the Service's apply (a retry joins the failed attempt's trace)
+        String servicePath = "/api/v1/namespaces/" + kit.namespace() + "/services/onward";
+        List<JsonNode> trace = await("the reconcile " + spanId + " of " + key + " in trace " + traceId,
+                () -> Optional.of(zipkinServer().trace(traceId)).filter(spans -> spans.stream().anyMatch(span ->
+                        servicePath.equals(tags(span).get("url.path")) && spanId.equals(span.path("parentId").asText()))
+                        && spans.stream().anyMatch(span -> spanId.equals(span.path("id").asText()))));
+
+        JsonNode reconcile = trace.stream().filter(span -> spanId.equals(span.path("id").asText())).findFirst()
+                .orElseThrow();
+        assertThat(reconcile.path("name").asText()).isEqualTo("reconcile website");
+        assertThat(tags(reconcile)).containsEntry("kubeloop.key", key);
     }
 
     /** The reconcile span of {@code key} in a trace's spans (Zipkin lowercases span names). */
