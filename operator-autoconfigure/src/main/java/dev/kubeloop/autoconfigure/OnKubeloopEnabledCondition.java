@@ -11,7 +11,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * text with "true", so a typo such as {@code ture} would switch the whole operator off without a
  * word while its pod looks healthy (see {@link BooleanConditionProperty}).
  */
-final class OnKubeloopEnabledCondition extends SpringBootCondition {
+public final class OnKubeloopEnabledCondition extends SpringBootCondition {
 
     static final String PROPERTY = "kubeloop.enabled";
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kubeloop.autoconfigure.controller.KubeloopProperties;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.runtime.LeaseTimings;
