@@ -2,7 +2,6 @@ package dev.kubeloop.autoconfigure.leader;
 
 import dev.kubeloop.autoconfigure.OnKubeloopEnabledCondition;
 import dev.kubeloop.autoconfigure.controller.KubeloopAutoConfiguration;
-import dev.kubeloop.autoconfigure.controller.KubeloopProperties;
 import dev.kubeloop.autoconfigure.sharding.ShardingAutoConfiguration;
 import dev.kubeloop.leader.LeaderElection;
 import dev.kubeloop.leader.LeadershipLostHandler;
@@ -10,6 +9,7 @@ import dev.kubeloop.runtime.manager.WorkGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -25,13 +25,14 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration(after = {KubeloopAutoConfiguration.class, ShardingAutoConfiguration.class})
 @Conditional({OnKubeloopEnabledCondition.class, OnLeaderElectionCondition.class})
+@EnableConfigurationProperties(LeaderElectionProperties.class)
 public final class LeaderElectionAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(WorkGate.class)
-    LeaderElection kubeloopLeaderElection(KubernetesClient kubernetesClient, KubeloopProperties properties,
+    LeaderElection kubeloopLeaderElection(KubernetesClient kubernetesClient, LeaderElectionProperties properties,
             Environment environment, LeadershipLostHandler kubeloopLeadershipLostHandler) {
-        return LeaderElectionFactory.create(kubernetesClient, properties.getLeaderElection(),
+        return LeaderElectionFactory.create(kubernetesClient, properties,
                 environment.getProperty("spring.application.name"), kubeloopLeadershipLostHandler);
     }
 

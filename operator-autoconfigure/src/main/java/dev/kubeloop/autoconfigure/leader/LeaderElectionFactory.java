@@ -1,6 +1,5 @@
 package dev.kubeloop.autoconfigure.leader;
 
-import dev.kubeloop.autoconfigure.controller.KubeloopProperties;
 import dev.kubeloop.leader.LeaderElection;
 import dev.kubeloop.leader.LeaderElectionDefaults;
 import dev.kubeloop.leader.LeaderElectionSettings;
@@ -23,7 +22,7 @@ final class LeaderElectionFactory {
     private LeaderElectionFactory() {
     }
 
-    static LeaderElection create(KubernetesClient client, KubeloopProperties.LeaderElection properties,
+    static LeaderElection create(KubernetesClient client, LeaderElectionProperties properties,
             String applicationName, LeadershipLostHandler lostHandler) {
         try {
             LeaseTimings.check(properties.getLeaseDuration(), properties.getRenewDeadline(),

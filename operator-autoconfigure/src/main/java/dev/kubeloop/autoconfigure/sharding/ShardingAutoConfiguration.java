@@ -3,13 +3,13 @@ package dev.kubeloop.autoconfigure.sharding;
 import dev.kubeloop.autoconfigure.BooleanConditionProperty;
 import dev.kubeloop.autoconfigure.OnKubeloopEnabledCondition;
 import dev.kubeloop.autoconfigure.controller.KubeloopAutoConfiguration;
-import dev.kubeloop.autoconfigure.controller.KubeloopProperties;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.runtime.manager.WorkGate;
 import dev.kubeloop.sharding.ShardingGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
@@ -25,13 +25,14 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration(after = KubeloopAutoConfiguration.class)
 @Conditional({OnKubeloopEnabledCondition.class, OnShardingCondition.class})
+@EnableConfigurationProperties(ShardingProperties.class)
 public final class ShardingAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(WorkGate.class)
-    ShardingGate kubeloopShardingGate(KubernetesClient kubernetesClient, KubeloopProperties properties,
+    ShardingGate kubeloopShardingGate(KubernetesClient kubernetesClient, ShardingProperties properties,
             Environment environment) {
-        return ShardingFactory.create(kubernetesClient, properties.getSharding(),
+        return ShardingFactory.create(kubernetesClient, properties,
                 environment.getProperty("spring.application.name"),
                 BooleanConditionProperty.read(environment, LeaderElectionSettings.ENABLED.property(),
                         "to elect a leader only when running on Kubernetes"));

@@ -1,6 +1,5 @@
 package dev.kubeloop.autoconfigure.sharding;
 
-import dev.kubeloop.autoconfigure.controller.KubeloopProperties;
 import dev.kubeloop.leader.LeaderElectionDefaults;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
@@ -23,7 +22,7 @@ final class ShardingFactory {
     private ShardingFactory() {
     }
 
-    static ShardingGate create(KubernetesClient client, KubeloopProperties.Sharding properties, String applicationName,
+    static ShardingGate create(KubernetesClient client, ShardingProperties properties, String applicationName,
             Boolean leaderElection) {
         if (Boolean.TRUE.equals(leaderElection)) {
             throw new KubeloopConfigurationException("Both " + ShardingSettings.ENABLED.property() + " and "

@@ -2,7 +2,6 @@ package dev.kubeloop.autoconfigure.webhook;
 
 import dev.kubeloop.autoconfigure.OnKubeloopEnabledCondition;
 import dev.kubeloop.autoconfigure.controller.KubeloopAutoConfiguration;
-import dev.kubeloop.autoconfigure.controller.KubeloopProperties;
 import dev.kubeloop.autoconfigure.health.ReadinessIncludesKubeloop;
 import dev.kubeloop.health.WebhookHealthIndicator;
 import dev.kubeloop.metrics.WebhookMetrics;
@@ -22,6 +21,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -49,6 +49,7 @@ import org.springframework.core.env.Environment;
     "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration"})
 @Conditional({OnKubeloopEnabledCondition.class, OnWebhookBeansCondition.class})
 @ConditionalOnBean(KubernetesClient.class)
+@EnableConfigurationProperties(WebhookProperties.class)
 public final class KubeloopWebhookAutoConfiguration {
 
     /** The webhooks by path, read and written with the client's serialization (unknown fields ignored). */
@@ -65,11 +66,11 @@ public final class KubeloopWebhookAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        WebhookServer kubeloopWebhookServer(Webhooks kubeloopWebhooks, KubeloopProperties properties,
+        WebhookServer kubeloopWebhookServer(Webhooks kubeloopWebhooks, WebhookProperties properties,
                 SslBundles sslBundles, ObjectProvider<WebhookObserver> observers,
                 ObjectProvider<ThrowawayCertificates> kubeloopDevWebhookCertificates, ObjectProvider<Tracing> tracing) {
             List<WebhookObserver> all = observers.orderedStream().toList();
-            return WebhookServerFactory.create(kubeloopWebhooks, properties.getWebhook(), sslBundles,
+            return WebhookServerFactory.create(kubeloopWebhooks, properties, sslBundles,
                     kubeloopDevWebhookCertificates.getIfAvailable(), all.isEmpty() ? List.of(WebhookObserver.none()) : all,
                     tracing.getIfAvailable(() -> Tracing.OFF));
         }
@@ -90,7 +91,7 @@ public final class KubeloopWebhookAutoConfiguration {
     static class DevRegistration {
 
         @Bean
-        ThrowawayCertificates kubeloopDevWebhookCertificates(Environment environment, KubeloopProperties properties) {
+        ThrowawayCertificates kubeloopDevWebhookCertificates(Environment environment, WebhookProperties properties) {
             DevRegistrationName.refuseInCluster(environment);
             return WebhookDevRegistration.certificates(host(properties));
         }
@@ -98,14 +99,14 @@ public final class KubeloopWebhookAutoConfiguration {
         @Bean
         WebhookDevRegistration kubeloopWebhookDevRegistration(KubernetesClient kubernetesClient,
                 Webhooks kubeloopWebhooks, WebhookServer kubeloopWebhookServer,
-                ThrowawayCertificates kubeloopDevWebhookCertificates, KubeloopProperties properties,
+                ThrowawayCertificates kubeloopDevWebhookCertificates, WebhookProperties properties,
                 Environment environment) {
             return new WebhookDevRegistration(kubernetesClient, kubeloopWebhooks, kubeloopWebhookServer,
                     kubeloopDevWebhookCertificates, host(properties), DevRegistrationName.of(environment));
         }
 
-        private static String host(KubeloopProperties properties) {
-            return WebhookSettings.DEV_REGISTRATION_HOST.check(properties.getWebhook().getDevRegistration().getHost())
+        private static String host(WebhookProperties properties) {
+            return WebhookSettings.DEV_REGISTRATION_HOST.check(properties.getDevRegistration().getHost())
                     .trim();
         }
     }

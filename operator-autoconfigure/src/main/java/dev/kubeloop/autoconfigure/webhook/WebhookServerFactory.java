@@ -1,6 +1,5 @@
 package dev.kubeloop.autoconfigure.webhook;
 
-import dev.kubeloop.autoconfigure.controller.KubeloopProperties;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.runtime.Tracing;
 import dev.kubeloop.webhook.ServerTls;
@@ -28,7 +27,7 @@ final class WebhookServerFactory {
      * The server, serving {@code devCertificates} when the development registration is on (null:
      * the SSL bundle's certificate).
      */
-    static WebhookServer create(Webhooks webhooks, KubeloopProperties.Webhook properties, SslBundles bundles,
+    static WebhookServer create(Webhooks webhooks, WebhookProperties properties, SslBundles bundles,
             ThrowawayCertificates devCertificates, List<WebhookObserver> observers, Tracing tracing) {
         int port = WebhookSettings.PORT.check(properties.getPort());
         int threads = WebhookSettings.THREADS.check(properties.getThreads());
