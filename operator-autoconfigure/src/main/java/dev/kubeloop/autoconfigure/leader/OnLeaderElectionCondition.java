@@ -2,6 +2,7 @@ package dev.kubeloop.autoconfigure.leader;
 
 import dev.kubeloop.autoconfigure.BooleanConditionProperty;
 import dev.kubeloop.autoconfigure.sharding.OnShardingCondition;
+import dev.kubeloop.leader.LeaderElectionSettings;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.cloud.CloudPlatform;
@@ -17,14 +18,15 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  */
 final class OnLeaderElectionCondition extends SpringBootCondition {
 
-    static final String PROPERTY = "kubeloop.leader-election.enabled";
+    private static final String PROPERTY = LeaderElectionSettings.ENABLED.property();
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
         Environment environment = context.getEnvironment();
-        if (OnShardingCondition.enabled(context)) {
+        OnShardingCondition sharding = new OnShardingCondition();
+        if (sharding.isOn(environment)) {
             // sharding replaces leader election; both set explicitly fails in ShardingFactory, naming them
-            return ConditionOutcome.noMatch(OnShardingCondition.PROPERTY + " is true: the replicas shard the work");
+            return ConditionOutcome.noMatch(sharding.property() + " is true: the replicas shard the work");
         }
         Boolean configured = BooleanConditionProperty.read(environment, PROPERTY,
                 "to elect a leader only when running on Kubernetes");

@@ -1,24 +1,15 @@
 package dev.kubeloop.autoconfigure.sharding;
 
-import dev.kubeloop.autoconfigure.BooleanConditionProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
-import org.springframework.context.annotation.ConditionContext;
-import org.springframework.core.type.AnnotatedTypeMetadata;
+import dev.kubeloop.autoconfigure.OnBooleanPropertyCondition;
+import dev.kubeloop.sharding.ShardingSettings;
 
-/** Sharding is on when {@code kubeloop.sharding.enabled} is true; it is off by default. */
-public final class OnShardingCondition extends SpringBootCondition {
+/**
+ * Sharding is on when {@code kubeloop.sharding.enabled} is true; it is off by default. Leader
+ * election's condition asks it too ({@link #isOn}): sharding replaces leader election.
+ */
+public final class OnShardingCondition extends OnBooleanPropertyCondition {
 
-    public static final String PROPERTY = "kubeloop.sharding.enabled";
-
-    @Override
-    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        return enabled(context) ? ConditionOutcome.match(PROPERTY + " is true")
-                : ConditionOutcome.noMatch(PROPERTY + " is not true");
-    }
-
-    public static boolean enabled(ConditionContext context) {
-        Boolean configured = BooleanConditionProperty.read(context.getEnvironment(), PROPERTY, "to keep it off");
-        return Boolean.TRUE.equals(configured);
+    public OnShardingCondition() {
+        super(ShardingSettings.ENABLED.property(), false, "to keep it off");
     }
 }

@@ -18,8 +18,8 @@ import org.springframework.core.env.Environment;
  * Sharding for the {@code ControllerManager} of {@link KubeloopAutoConfiguration}: a
  * {@link ShardingGate} bean, which the manager uses as its {@link WorkGate}, so that the replicas
  * split the primaries (their caches and reconciles) among them. On when
- * {@code kubeloop.sharding.enabled} is true; leader election is then off
- * (the leader election auto-configuration, ordered after this one, backs off), and asking for both fails startup. The manager drives the
+ * {@code kubeloop.sharding.enabled} is true; leader election is then off (its auto-configuration,
+ * ordered after this one, backs off), and asking for both fails startup. The manager drives the
  * gate (joins after its unsharded caches synced, leaves after draining at shutdown); its own
  * destroy method only makes sure its threads end if the manager never started.
  */

@@ -1,24 +1,16 @@
 package dev.kubeloop.autoconfigure.tracing;
 
-import dev.kubeloop.autoconfigure.BooleanConditionProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
-import org.springframework.context.annotation.ConditionContext;
-import org.springframework.core.type.AnnotatedTypeMetadata;
+import dev.kubeloop.autoconfigure.OnBooleanPropertyCondition;
+import dev.kubeloop.runtime.Settings;
 
 /**
  * Matches unless {@code kubeloop.tracing.enabled} is false; a value that is not a boolean fails
- * startup naming the property (Spring's own boolean condition would only say it could not process it).
+ * startup naming the property ({@link OnBooleanPropertyCondition}).
  */
-final class OnTracingEnabledCondition extends SpringBootCondition {
+final class OnTracingEnabledCondition extends OnBooleanPropertyCondition {
 
-    static final String PROPERTY = "kubeloop.tracing.enabled";
-
-    @Override
-    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        Boolean enabled = BooleanConditionProperty.read(context.getEnvironment(), PROPERTY,
+    OnTracingEnabledCondition() {
+        super(Settings.TRACING_ENABLED.property(), true,
                 "(tracing follows the application's ObservationRegistry by default)");
-        return enabled == null || enabled ? ConditionOutcome.match(PROPERTY + " is not false")
-                : ConditionOutcome.noMatch(PROPERTY + " is false");
     }
 }
