@@ -35,7 +35,7 @@ import org.apache.maven.project.MavenProject;
         requiresDependencyResolution = ResolutionScope.RUNTIME, threadSafe = true)
 public class ManifestsMojo extends AbstractMojo {
 
-    private static final String DESCRIBER = "dev.kubeloop.autoconfigure.ManifestsDescriber";
+    private static final String DESCRIBER = "dev.kubeloop.autoconfigure.manifests.ManifestsDescriber";
     private static final String FILES = "dev.kubeloop.manifest.ManifestFiles";
 
     @Parameter(defaultValue = "${project}", readonly = true, required = true)

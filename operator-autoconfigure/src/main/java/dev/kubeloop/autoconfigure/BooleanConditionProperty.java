@@ -9,7 +9,7 @@ import org.springframework.core.env.Environment;
  * property: thrown from a condition, Spring would only say "Error processing condition". Accepts
  * what Spring converts to a boolean (true/false, on/off, yes/no, 1/0, any case), as binding does.
  */
-final class BooleanConditionProperty {
+public final class BooleanConditionProperty {
 
     private BooleanConditionProperty() {
     }
@@ -19,7 +19,7 @@ final class BooleanConditionProperty {
      *
      * @param whenRemoved what leaving the property out means, completing "or remove it ..."
      */
-    static Boolean read(Environment environment, String property, String whenRemoved) {
+    public static Boolean read(Environment environment, String property, String whenRemoved) {
         try {
             return environment.getProperty(property, Boolean.class);
         } catch (ConversionException e) {

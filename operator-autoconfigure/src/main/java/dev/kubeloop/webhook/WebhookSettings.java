@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * The catalog of the webhook server's settings ({@code kubeloop.webhook.*}), their one definition:
- * {@code KubeloopProperties} starts from these defaults, the failure analyzers quote what they
+ * {@code WebhookProperties} starts from these defaults, the failure analyzers quote what they
  * accept, and {@code SettingsDocumentationTest} ties the IDE metadata and
  * {@code docs/configuration.md} to them. Defaults are controller-runtime's where it has one (port
  * 9443). Stateless.

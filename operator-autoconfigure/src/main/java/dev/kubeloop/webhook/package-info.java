@@ -6,7 +6,7 @@
  * {@link dev.kubeloop.webhook.WebhookServer} serves it over TLS with Netty, on event loops with
  * deadlines and limits for hostile clients, and {@link dev.kubeloop.webhook.ServerTls} swaps the
  * certificate when it rotates. The Spring Boot wiring (SSL bundles, properties, lifecycle) is in
- * {@code dev.kubeloop.autoconfigure}.
+ * {@code dev.kubeloop.autoconfigure.webhook}.
  *
  * <p>One AdmissionReview, from the socket to the validator and back: {@code ConnectionLimit} and
  * {@code TlsOrPlainHttp} (the connection and its handshake) → {@code WebhookExchange} (reading the

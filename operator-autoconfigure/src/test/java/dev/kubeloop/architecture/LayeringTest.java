@@ -24,10 +24,32 @@ class LayeringTest {
     private static final String RUNTIME = "dev.kubeloop.runtime..";
     private static final String WEBHOOK = "dev.kubeloop.webhook..";
     private static final String SHARDING = "dev.kubeloop.sharding..";
+    private static final String[] AUTOCONFIGURE_CONCERNS = {"dev.kubeloop.autoconfigure.controller..",
+        "dev.kubeloop.autoconfigure.leader..", "dev.kubeloop.autoconfigure.sharding..",
+        "dev.kubeloop.autoconfigure.webhook..", "dev.kubeloop.autoconfigure.metrics..",
+        "dev.kubeloop.autoconfigure.health..", "dev.kubeloop.autoconfigure.endpoint..",
+        "dev.kubeloop.autoconfigure.tracing..", "dev.kubeloop.autoconfigure.manifests.."};
 
     /** Every package of the library is a slice; none may reach itself again through others. */
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("dev.kubeloop.(**)").should().beFreeOfCycles();
+
+    /**
+     * The Spring glue, one package per concern, points one way too: the shared helpers of
+     * {@code dev.kubeloop.autoconfigure} under everything; {@code controller} under every other
+     * concern; {@code sharding} under {@code leader} (leader election backs off when sharding is on);
+     * {@code health} under {@code webhook}; {@code manifests} on top. Named apart from the rule above
+     * so that a cycle here reads as one in the glue.
+     */
+    @ArchTest
+    static final ArchRule autoconfigurePackagesHaveNoCycles = slices().matching("dev.kubeloop.autoconfigure.(**)")
+            .should().beFreeOfCycles();
+
+    /** The shared helpers know no concern: every concern may use them. */
+    @ArchTest
+    static final ArchRule autoconfigureHelpersKnowNoConcern = noClasses().that()
+            .resideInAPackage("dev.kubeloop.autoconfigure").should().dependOnClassesThat()
+            .resideInAnyPackage(AUTOCONFIGURE_CONCERNS);
 
     /** The work queue is plain Java: it imports the JDK and itself, nothing else. */
     @ArchTest

@@ -6,6 +6,8 @@ import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.Reconciler;
 import dev.kubeloop.api.ResourceReconciler;
 import dev.kubeloop.api.Result;
+import dev.kubeloop.autoconfigure.controller.KubeloopAutoConfiguration;
+import dev.kubeloop.autoconfigure.leader.LeaderElectionAutoConfiguration;
 import dev.kubeloop.autoconfigure.scan.ScanningApplication;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.testing.MockCluster;

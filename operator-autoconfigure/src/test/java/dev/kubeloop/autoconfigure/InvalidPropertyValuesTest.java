@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kubeloop.autoconfigure.controller.KubeloopAutoConfiguration;
+import dev.kubeloop.autoconfigure.controller.KubeloopProperties;
+import dev.kubeloop.autoconfigure.leader.LeaderElectionAutoConfiguration;
 import dev.kubeloop.autoconfigure.scan.ScanningApplication;
+import dev.kubeloop.autoconfigure.sharding.ShardingAutoConfiguration;
+import dev.kubeloop.autoconfigure.tracing.KubeloopTracingAutoConfiguration;
+import dev.kubeloop.autoconfigure.webhook.KubeloopWebhookAutoConfiguration;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.WidgetValidator;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -37,8 +43,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /**
  * Every {@code kubeloop.*} property, given a value it does not accept, fails startup with the

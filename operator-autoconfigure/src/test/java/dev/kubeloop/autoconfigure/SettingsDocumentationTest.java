@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kubeloop.autoconfigure.controller.KubeloopProperties;
+import dev.kubeloop.autoconfigure.leader.LeaderElectionProperties;
+import dev.kubeloop.autoconfigure.sharding.ShardingProperties;
+import dev.kubeloop.autoconfigure.webhook.WebhookProperties;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import dev.kubeloop.queue.RateLimiter;
 import dev.kubeloop.runtime.LeaseTimings;
 import dev.kubeloop.runtime.Setting;
 import dev.kubeloop.runtime.Settings;
 import dev.kubeloop.runtime.controller.ControllerConfig;
+import dev.kubeloop.sharding.ShardingSettings;
 import dev.kubeloop.testing.Widget;
 import dev.kubeloop.webhook.WebhookSettings;
 import java.io.IOException;
@@ -111,13 +116,24 @@ class SettingsDocumentationTest {
         assertThat(properties.getRateLimiter().getBurst()).isEqualTo(Settings.RATE_LIMITER_BURST.defaultValue());
         assertThat(properties.getIntrospection().getLastErrors())
                 .isEqualTo(Settings.INTROSPECTION_LAST_ERRORS.defaultValue());
-        KubeloopProperties.LeaderElection election = properties.getLeaderElection();
+    }
+
+    @Test
+    void eachConcernsPropertiesStartFromItsCatalogsDefaults() {
+        LeaderElectionProperties election = new LeaderElectionProperties();
         assertThat(election.getLeaseDuration()).isEqualTo(LeaderElectionSettings.LEASE_DURATION.defaultValue());
         assertThat(election.getRenewDeadline()).isEqualTo(LeaderElectionSettings.RENEW_DEADLINE.defaultValue());
         assertThat(election.getRetryPeriod()).isEqualTo(LeaderElectionSettings.RETRY_PERIOD.defaultValue());
         assertThat(election.isReleaseOnShutdown()).isEqualTo(LeaderElectionSettings.RELEASE_ON_SHUTDOWN.defaultValue());
         assertThat(election.getOnLost()).isEqualTo(LeaderElectionSettings.ON_LOST.defaultValue());
-        KubeloopProperties.Webhook webhook = properties.getWebhook();
+        ShardingProperties sharding = new ShardingProperties();
+        assertThat(sharding.isEnabled()).isEqualTo(ShardingSettings.ENABLED.defaultValue());
+        assertThat(sharding.getBuckets()).isEqualTo(ShardingSettings.BUCKETS.defaultValue());
+        assertThat(sharding.getLeaseDuration()).isEqualTo(ShardingSettings.LEASE_DURATION.defaultValue());
+        assertThat(sharding.getRenewDeadline()).isEqualTo(ShardingSettings.RENEW_DEADLINE.defaultValue());
+        assertThat(sharding.getRetryPeriod()).isEqualTo(ShardingSettings.RETRY_PERIOD.defaultValue());
+        assertThat(sharding.getDrainTimeout()).isEqualTo(ShardingSettings.DRAIN_TIMEOUT.defaultValue());
+        WebhookProperties webhook = new WebhookProperties();
         assertThat(webhook.isEnabled()).isEqualTo(WebhookSettings.ENABLED.defaultValue());
         assertThat(webhook.getPort()).isEqualTo(WebhookSettings.PORT.defaultValue());
         assertThat(webhook.getAddress()).isEqualTo(WebhookSettings.ADDRESS.defaultValue());

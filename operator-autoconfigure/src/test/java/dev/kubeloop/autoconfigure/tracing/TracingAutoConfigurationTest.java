@@ -2,7 +2,6 @@ package dev.kubeloop.autoconfigure.tracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeloop.autoconfigure.KubeloopTracingAutoConfiguration;
 import dev.kubeloop.runtime.Tracing;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;

@@ -3,7 +3,7 @@ package dev.kubeloop.sample.chart;
 import static dev.kubeloop.test.chart.GeneratedRbac.grants;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubeloop.autoconfigure.ManifestsDescriber;
+import dev.kubeloop.autoconfigure.manifests.ManifestsDescriber;
 import dev.kubeloop.sample.SampleOperatorApplication;
 import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.sample.website.WebsiteDefaulter;
