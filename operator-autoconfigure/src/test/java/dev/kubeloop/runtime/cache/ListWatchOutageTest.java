@@ -57,6 +57,9 @@ class ListWatchOutageTest {
             cluster.cutWatches(false);
 
             eventually().until(() -> manager.informers().get(0).listWatchFailing());
+            // the monitor's thread publishes the state, then writes the line: the order between the two
+            // is not promised (it failed on a loaded machine), only that both come
+            eventually().until(() -> !logs.events(Level.WARN, "List/watch failing").isEmpty());
             InformerStatus failing = manager.informers().get(0);
             assertThat(failing.listWatchFailure()).startsWith("HTTP 500").contains("etcdserver: request timed out");
             assertThat(logs.events(Level.WARN, "List/watch failing")).singleElement().satisfies(line -> assertThat(
@@ -70,6 +73,7 @@ class ListWatchOutageTest {
 
             outage.off();
             eventually().until(() -> !manager.informers().get(0).listWatchFailing());
+            eventually().until(() -> !logs.events(Level.INFO, "List/watch recovered").isEmpty());
             cluster.client().resource(Widget.named("ns", "after")).create();
             eventually().until(() -> reconciler.count("ns/after") > 0);
 
@@ -92,6 +96,7 @@ class ListWatchOutageTest {
             cluster.cutWatches(false);
 
             eventually().until(() -> manager.informers().get(0).listWatchFailing());
+            eventually().until(() -> !logs.events(Level.WARN, "List/watch failing").isEmpty());
             assertThat(manager.informers().get(0).listWatchFailure()).startsWith("HTTP 404");
             assertThat(logs.events(Level.WARN, "List/watch failing")).singleElement().satisfies(line -> assertThat(
                     line.getFormattedMessage()).contains("HTTP 404", "CustomResourceDefinition"));
