@@ -68,7 +68,7 @@ class DeletionE2ETest {
         assertThat(Sites.index(client, kit.namespace())).doesNotContainKey("stored-before");
         System.out.printf(Locale.ROOT, "[reliability] odd-states invalid-under-todays-rules: 1 Website stored with "
                 + "the webhooks off (served: the finalizer, an index entry, its owned objects), deleted with them on: "
-                + "gone %.1f s after the delete, its index entry removed; failed reconciles meanwhile %d (the finalizer's "
+                + "gone %.2f s after the delete, its index entry removed; failed reconciles meanwhile %d (the finalizer's "
                 + "removal passed the validator)%n", gone, Sites.failedReconciles(kit) - errors);
     }
 
@@ -87,9 +87,9 @@ class DeletionE2ETest {
 
         kit.await("the Website is gone", () -> client.resource(site).get() == null);
         System.out.printf(Locale.ROOT, "[reliability] odd-states finalizer-removed-by-hand: 1 Website invalid today "
-                + "with someone else's finalizer, deleted: the operator's cleanup done %.1f s after the delete; the "
+                + "with someone else's finalizer, deleted: the operator's cleanup done %.2f s after the delete; the "
                 + "admin's JSON patch removing the other finalizer accepted (not refused by the validator), gone "
-                + "%.1f s after it%n", cleanedUp, secondsSince(patched));
+                + "%.2f s after it%n", cleanedUp, secondsSince(patched));
     }
 
     @Test
@@ -138,7 +138,7 @@ class DeletionE2ETest {
                 () -> client.resource(invalid).get() == null && client.resource(served).get() == null);
         System.out.printf(Locale.ROOT, "[reliability] odd-states names-at-the-limits: 2 Websites named with %d "
                 + "(never served: InvalidSpec) and %d characters (served: owned objects, an index entry), deleted: "
-                + "both gone %.1f s after the delete; failed reconciles meanwhile %d%n", longest.length(),
+                + "both gone %.2f s after the delete; failed reconciles meanwhile %d%n", longest.length(),
                 longestServed.length(), secondsSince(deleted), Sites.failedReconciles(kit) - errors);
         assertThat(Sites.index(client, kit.namespace())).doesNotContainKeys(longest, longestServed);
     }

@@ -78,9 +78,9 @@ class TerminatingNamespaceE2ETest {
         kit.await("the namespace is gone", () -> client.namespaces().withName(namespace).get() == null);
         System.out.printf(Locale.ROOT, "[reliability] odd-states terminating-namespace: 2 Websites; in the "
                 + "Terminating namespace the test deleted %d ConfigMaps (the index among them), %d Deployments, %d "
-                + "Services, then the Websites: gone %.1f s after their delete (their cleanup's refused create of the "
-                + "index taken as done), reconciles refused meanwhile %d (one WARN each, no Event: Events in the "
-                + "namespace %d before, %d after); the namespace gone %.1f s after its delete (the namespace "
+                + "Services, then the Websites: gone %.2f s after their delete (their cleanup's refused create of the "
+                + "index taken as done), reconciles refused meanwhile %d (retried, no Event: Events in the "
+                + "namespace %d before, %d after); the namespace gone %.2f s after its delete (the namespace "
                 + "controller's steps done by the test)%n", configMaps, deployments, services, websitesGone,
                 Sites.failedReconciles(kit) - errors, events, eventsAfter, secondsSince(namespaceDeleted));
     }
