@@ -1,5 +1,6 @@
 package dev.kubeloop.sample.e2e;
 
+import static dev.kubeloop.sample.e2e.Polls.secondsSince;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.sample.website.Website;
@@ -15,6 +16,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -57,23 +59,37 @@ class DeletionE2ETest {
         assertThat(Sites.index(client, kit.namespace())).containsKey("stored-before");
         webhooks(true);
 
+        long errors = Sites.failedReconciles(kit);
+        long deleted = System.nanoTime();
         client.resource(site).delete();
 
         kit.await("the Website is gone", DEADLINE, () -> client.resource(site).get() == null);
+        double gone = secondsSince(deleted);
         assertThat(Sites.index(client, kit.namespace())).doesNotContainKey("stored-before");
+        System.out.printf(Locale.ROOT, "[reliability] odd-states invalid-under-todays-rules: 1 Website stored with "
+                + "the webhooks off (served: the finalizer, an index entry, its owned objects), deleted with them on: "
+                + "gone %.2f s after the delete, its index entry removed; failed reconciles meanwhile %d (the finalizer's "
+                + "removal passed the validator)%n", gone, Sites.failedReconciles(kit) - errors);
     }
 
     @Test
     void anAdminRemovesAFinalizerOfAnInvalidWebsiteByHand() {
+        long deleted = System.nanoTime();
         Website site = heldInvalidBeingDeleted("held");
         kit.await("the operator's cleanup is done", DEADLINE, () -> List.of("example.com/hold")
                 .equals(client.resource(site).get().getMetadata().getFinalizers()));
+        double cleanedUp = secondsSince(deleted);
 
         // kubectl patch website held --type=json -p '[{"op":"remove","path":"/metadata/finalizers/0"}]'
+        long patched = System.nanoTime();
         client.resources(Website.class).inNamespace(kit.namespace()).withName("held")
                 .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers/0\"}]");
 
         kit.await("the Website is gone", () -> client.resource(site).get() == null);
+        System.out.printf(Locale.ROOT, "[reliability] odd-states finalizer-removed-by-hand: 1 Website invalid today "
+                + "with someone else's finalizer, deleted: the operator's cleanup done %.2f s after the delete; the "
+                + "admin's JSON patch removing the other finalizer accepted (not refused by the validator), gone "
+                + "%.2f s after it%n", cleanedUp, secondsSince(patched));
     }
 
     @Test
@@ -87,6 +103,8 @@ class DeletionE2ETest {
 
         assertThat(refused.getCode()).isEqualTo(403);
         assertThat(refused.getMessage()).contains(DENIED);
+        System.out.printf(Locale.ROOT, "[reliability] odd-states spec-edit-while-deleted: 1 Website invalid today, "
+                + "being deleted: a spec edit refused %d by the validator (\"%s\")%n", refused.getCode(), DENIED);
         client.resources(Website.class).inNamespace(kit.namespace()).withName("edited").patch(
                 PatchContext.of(PatchType.JSON), "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]");
         kit.await("the Website is gone", () -> client.resource(site).get() == null);
@@ -111,13 +129,20 @@ class DeletionE2ETest {
                 .satisfies(service -> assertThat(service.getMetadata().getName()).hasSize(63));
         assertThat(Sites.index(client, kit.namespace())).containsKey(longestServed).doesNotContainKey(longest);
 
+        long errors = Sites.failedReconciles(kit);
+        long deleted = System.nanoTime();
         client.resource(invalid).delete();
         client.resource(served).delete();
 
         kit.await("both Websites are gone", DEADLINE,
                 () -> client.resource(invalid).get() == null && client.resource(served).get() == null);
+        System.out.printf(Locale.ROOT, "[reliability] odd-states names-at-the-limits: 2 Websites named with %d "
+                + "(never served: InvalidSpec) and %d characters (served: owned objects, an index entry), deleted: "
+                + "both gone %.2f s after the delete; failed reconciles meanwhile %d%n", longest.length(),
+                longestServed.length(), secondsSince(deleted), Sites.failedReconciles(kit) - errors);
         assertThat(Sites.index(client, kit.namespace())).doesNotContainKeys(longest, longestServed);
     }
+
 
     /**
      * A Website stored while the webhooks were off, invalid today, with a finalizer of someone

@@ -8,7 +8,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Waits of the tests that drive replicas in child JVMs, which have no test context's manager for
- * the test kit's await to read diagnostics from; and a free port for each replica's web server.
+ * the test kit's await to read diagnostics from; a free port for each replica's web server; and
+ * the elapsed seconds the {@code [reliability]} lines print.
  */
 final class Polls {
 
@@ -38,6 +39,11 @@ final class Polls {
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    /** Seconds since {@code nanos} ({@link System#nanoTime()}), for the figures a test prints, never asserted. */
+    static double secondsSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1e9;
     }
 
     static int freePort() {

@@ -1,7 +1,9 @@
 package dev.kubeloop.sample.e2e;
 
+import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.sample.website.WebsiteSpec;
+import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -29,5 +31,10 @@ final class Sites {
     static Map<String, String> index(KubernetesClient client, String namespace) {
         ConfigMap index = client.configMaps().inNamespace(namespace).withName(INDEX).get();
         return index == null || index.getData() == null ? Map.of() : index.getData();
+    }
+
+    /** Reconciles of the sample's controller that failed so far (and were retried), for the figures a test prints. */
+    static long failedReconciles(KubeloopTestKit kit) {
+        return kit.metrics("website").outcomes().getOrDefault(ReconcileOutcome.ERROR, 0L);
     }
 }

@@ -1,5 +1,6 @@
 package dev.kubeloop.sample.e2e;
 
+import static dev.kubeloop.sample.e2e.Polls.secondsSince;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.sample.website.Website;
@@ -9,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -46,28 +48,41 @@ class TerminatingNamespaceE2ETest {
         }
         assertThat(Sites.index(client, namespace)).containsKeys("first", "second");
         kit.awaitIdle();
+        long errors = Sites.failedReconciles(kit);
 
+        long namespaceDeleted = System.nanoTime();
         client.namespaces().withName(namespace).delete();
         kit.await("the namespace is Terminating", () -> "Terminating".equals(phase(namespace)));
         // the namespace controller's work: everything in it goes; here the index before the Websites
-        client.configMaps().inNamespace(namespace).delete();
-        client.apps().deployments().inNamespace(namespace).delete();
-        client.services().inNamespace(namespace).delete();
+        int configMaps = client.configMaps().inNamespace(namespace).delete().size();
+        int deployments = client.apps().deployments().inNamespace(namespace).delete().size();
+        int services = client.services().inNamespace(namespace).delete().size();
         kit.await("the index is gone", () -> client.configMaps().inNamespace(namespace).withName(Sites.INDEX).get()
                 == null);
+        int events = client.v1().events().inNamespace(namespace).list().getItems().size();
+        long websitesDeleted = System.nanoTime();
         client.resources(Website.class).inNamespace(namespace).delete();
 
         kit.await("every Website's cleanup ran and its finalizer is gone", DEADLINE,
                 () -> client.resources(Website.class).inNamespace(namespace).list().getItems().isEmpty());
+        double websitesGone = secondsSince(websitesDeleted);
         kit.awaitIdle(); // nothing left to retry: the reconciles refused meanwhile (owned objects re-created) ended
         assertThat(client.configMaps().inNamespace(namespace).withName(Sites.INDEX).get()).as("the index")
                 .isNull();
+        int eventsAfter = client.v1().events().inNamespace(namespace).list().getItems().size();
 
         client.v1().events().inNamespace(namespace).delete();
         Namespace terminating = client.namespaces().withName(namespace).get();
         terminating.getSpec().setFinalizers(List.of());
         client.namespaces().resource(terminating).subresource("finalize").update();
         kit.await("the namespace is gone", () -> client.namespaces().withName(namespace).get() == null);
+        System.out.printf(Locale.ROOT, "[reliability] odd-states terminating-namespace: 2 Websites; in the "
+                + "Terminating namespace the test deleted %d ConfigMaps (the index among them), %d Deployments, %d "
+                + "Services, then the Websites: gone %.2f s after their delete (their cleanup's refused create of the "
+                + "index taken as done), reconciles refused meanwhile %d (retried, no Event: Events in the "
+                + "namespace %d before, %d after); the namespace gone %.2f s after its delete (the namespace "
+                + "controller's steps done by the test)%n", configMaps, deployments, services, websitesGone,
+                Sites.failedReconciles(kit) - errors, events, eventsAfter, secondsSince(namespaceDeleted));
     }
 
     private String phase(String namespace) {

@@ -1,5 +1,6 @@
 package dev.kubeloop.sample.e2e;
 
+import static dev.kubeloop.sample.e2e.Polls.secondsSince;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
@@ -264,10 +265,6 @@ class WatchResilienceE2ETest {
                 .flatMap(controller -> ((List<Map<String, Object>>) ((Map<String, Object>) controller)
                         .get("informers")).stream())
                 .filter(informer -> informer.containsKey("listWatchFailure")).count();
-    }
-
-    private static double secondsSince(long nanos) {
-        return (System.nanoTime() - nanos) / 1e9;
     }
 
     /** Re-lists per informer (resource name), e.g. {@code websites.sample.kubeloop.dev -> 1}. */
