@@ -71,7 +71,8 @@ public final class WebhookSettings {
 
     /**
      * Development only: register the webhooks with the cluster the application talks to, served by
-     * this process with a throwaway CA, and remove them at stop. Refused inside a cluster.
+     * this process with a throwaway CA, and remove them at stop. Refused inside a cluster, and with
+     * {@link #ENABLED} false.
      */
     public static final Setting<Boolean> DEV_REGISTRATION = Setting.any("webhook.dev-registration.enabled", false,
             "true or false");

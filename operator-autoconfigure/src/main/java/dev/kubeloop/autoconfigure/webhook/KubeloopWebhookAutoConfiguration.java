@@ -84,10 +84,10 @@ public final class KubeloopWebhookAutoConfiguration {
     /**
      * The development loop: the webhooks registered with the cluster, served by this process with a
      * throwaway CA, removed at stop ({@link WebhookDevRegistration}). Never on by default; refused in
-     * a cluster.
+     * a cluster, and with the server switched off (the condition fails start-up naming both properties).
      */
     @Configuration(proxyBeanMethods = false)
-    @Conditional({OnWebhookServerEnabledCondition.class, OnWebhookDevRegistrationCondition.class})
+    @Conditional(OnWebhookDevRegistrationCondition.class)
     static class DevRegistration {
 
         @Bean

@@ -156,7 +156,8 @@ public class WebhookProperties {
         /**
          * Whether to register the webhooks with the cluster this application talks to, served by this
          * process with a throwaway CA (clientConfig.url), and remove them at stop. For development
-         * against a cluster (spring-boot:run); start-up fails inside a cluster.
+         * against a cluster (spring-boot:run); start-up fails inside a cluster, and with
+         * kubeloop.webhook.enabled=false (generated projects have the server follow this switch).
          */
         private boolean enabled = WebhookSettings.DEV_REGISTRATION.defaultValue();
 

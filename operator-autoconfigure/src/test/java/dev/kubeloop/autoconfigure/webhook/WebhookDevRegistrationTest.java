@@ -3,6 +3,7 @@ package dev.kubeloop.autoconfigure.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.autoconfigure.controller.KubeloopAutoConfiguration;
+import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.testing.MockCluster;
 import dev.kubeloop.testing.Widget;
 import dev.kubeloop.testing.WidgetValidator;
@@ -21,6 +22,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -29,13 +32,19 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
 
 /**
  * {@code kubeloop.webhook.dev-registration.enabled}: off by default; on, the webhooks are registered
  * at the server's port with the run's throwaway CA (no SSL bundle needed), a registration a killed
  * run left is replaced, all of it is removed when the application stops, and start-up fails inside
- * a cluster naming the property. On the mock API server; WebhookDevRegistrationE2ETest has the
+ * a cluster naming the property, or with the server switched off naming both properties. On the mock API server; WebhookDevRegistrationE2ETest has the
  * real API server call the process.
  */
 class WebhookDevRegistrationTest {
@@ -147,6 +156,23 @@ class WebhookDevRegistrationTest {
     }
 
     @Test
+    void withTheServerSwitchedOffStartUpFailsNamingBothPropertiesAndTheFix() {
+        runner().withPropertyValues("kubeloop.webhook.dev-registration.enabled=true", "kubeloop.webhook.enabled=false")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+                    assertThat(analysis).as("the report for %s", context.getStartupFailure()).isNotNull();
+                    assertThat(analysis.getCause()).isInstanceOf(KubeloopConfigurationException.class);
+                    assertThat(analysis.getDescription()).contains("kubeloop.webhook.dev-registration.enabled=true",
+                            "kubeloop.webhook.enabled=false");
+                    assertThat(analysis.getAction()).contains(
+                            "kubeloop.webhook.enabled: ${kubeloop.webhook.dev-registration.enabled:false}",
+                            "set kubeloop.webhook.dev-registration.enabled to false");
+                    assertThat(registration()).isNull();
+                });
+    }
+
+    @Test
     void aValueThatIsNotABooleanFailsNamingTheProperty() {
         runner().withPropertyValues("kubeloop.webhook.dev-registration.enabled=yes please").run(context -> {
             assertThat(context).hasFailed();
@@ -161,6 +187,15 @@ class WebhookDevRegistrationTest {
                 .isEqualTo(new DevRegistrationName("kubeloop-dev-website-operator-anna-s-macbook-local",
                         "anna-s-macbook-local"));
         assertThat(DevRegistrationName.of(null, "x".repeat(80)).machineLabel()).hasSize(63);
+    }
+
+    /** What Spring Boot prints: the first analysis of the registered analyzers. */
+    private static FailureAnalysis analyze(Throwable failure) {
+        List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation().load(
+                FailureAnalyzer.class, ArgumentResolver.of(Environment.class, new StandardEnvironment()),
+                (type, name, error) -> { }); // analyzers needing more than the environment are not ours
+        return analyzers.stream().map(analyzer -> analyzer.analyze(failure)).filter(Objects::nonNull).findFirst()
+                .orElse(null);
     }
 
     private static String review(int size) {
