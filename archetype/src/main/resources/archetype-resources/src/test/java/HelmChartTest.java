@@ -277,9 +277,13 @@ class HelmChartTest {
         assertThat(kinds(objects)).contains("Secret");
     }
 
-    private static List<Object> names(Map<?, ?> generatedWebhooks, String type) {
+    /** The names of the generated webhooks file's {@code validating} or {@code mutating} webhooks. */
+    private static List<String> names(Map<?, ?> generatedWebhooks, String type) {
         List<?> webhooks = (List<?>) generatedWebhooks.get(type);
-        return webhooks == null ? List.of() : webhooks.stream().map(webhook -> ((Map<?, ?>) webhook).get("name")).toList();
+        if (webhooks == null) {
+            return List.of();
+        }
+        return webhooks.stream().map(webhook -> String.valueOf(((Map<?, ?>) webhook).get("name"))).toList();
     }
 #else
 
