@@ -91,12 +91,14 @@ acceptance() { # module under acceptance/, package, then archetype properties
 }
 
 acceptance_ports() {
+  local started=$SECONDS # the CI time this step adds, for docs/acceptance.md
   rm -rf "$work/acceptance"
   acceptance memcached-operator dev.kubeloop.acceptance.memcached -Dkind=Memcached -DcrdGroup=cache.example.com \
       -DcrdVersion=v1alpha1 -Dplural=memcacheds -Dnamespaced=true -Dwebhooks=true
   acceptance webpage-operator dev.kubeloop.acceptance.webpage -Dkind=WebPage -DcrdGroup=sample.javaoperatorsdk \
       -DcrdVersion=v1 -Dplural=webpages -Dnamespaced=true -Dwebhooks=false
-  echo "archetype-check: both acceptance ports pass their tests and the archetype's in projects generated from it"
+  echo "archetype-check: both acceptance ports pass their tests and the archetype's in projects generated from it" \
+      "($((SECONDS - started)) s)"
 }
 
 offline=-o
