@@ -31,7 +31,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 #if ($webhooks == 'true')
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 #end
 import org.junit.jupiter.api.Test;
@@ -75,7 +77,7 @@ class HelmChartTest {
     }
 
     @Test
-    void theRbacIsWhatTheCodeDeclaresWithDeleteOnlyForPrunedConfigMaps() throws IOException {
+    void theRbacIsExactlyWhatTheCodeDeclares() throws IOException {
         List<HasMetadata> objects = render(Map.of());
         List<CustomResourceDefinition> crds = all(objects, CustomResourceDefinition.class);
         // every kind the build generated (kubeloop:create-api adds kinds), the ${kind} among them
@@ -84,7 +86,7 @@ class HelmChartTest {
                 .contains(${kind}.PLURAL + "." + ${kind}.GROUP);
         assertThat(crds).filteredOn(crd -> crd.getSpec().getNames().getKind().equals("${kind}"))
                 .singleElement().satisfies(crd -> assertThat(crd.getSpec().getScope()).isEqualTo("${scope}"));
-        List<String> granted = new ArrayList<>(List.of("configmaps", "events"));
+        List<String> granted = new ArrayList<>(List.of("events"));
         crds.forEach(crd -> granted.addAll(subresources(crd.getSpec().getNames().getPlural())));
 
 #if ($namespaced == 'true')
@@ -96,12 +98,11 @@ class HelmChartTest {
 #else
         List<PolicyRule> rules = single(objects, ClusterRole.class).getRules();
 #end
-        assertThat(rules).flatExtracting(PolicyRule::getResources).containsExactlyInAnyOrderElementsOf(granted);
+        // the custom resources, their status and finalizers, and events; then what the reconcilers own, delete and watch
+        assertThat(rules).flatExtracting(PolicyRule::getResources).containsAll(granted);
         assertThat(rules).flatExtracting(PolicyRule::getVerbs).doesNotContain("*");
-        // delete only where @Reconciler(deletes) says: pruning of the owned ConfigMaps
-        assertThat(rules).filteredOn(rule -> rule.getVerbs().contains("delete"))
-                .flatExtracting(PolicyRule::getResources).containsExactly("configmaps");
-        // exactly the rules kubeloop:manifests generated from the code (chart/files/kubeloop/rbac.yaml)
+        // exactly the rules kubeloop:manifests generated from the code (chart/files/kubeloop/rbac.yaml): delete only
+        // where @Reconciler(deletes) says, an owns = Deployment.class granted with the next build, nothing by hand
         GeneratedRbac generated = GeneratedRbac.read(Path.of("chart", "files", "kubeloop", "rbac.yaml"));
         assertThat(GeneratedRbac.grants(rules)).isEqualTo(GeneratedRbac.grants(generated.workload("leaderElection")));
     }
@@ -195,7 +196,7 @@ class HelmChartTest {
         assertThat(workload).extracting(role -> role.getMetadata().getNamespace())
                 .containsExactlyInAnyOrder("team-a", "team-b");
         assertThat(workload).allSatisfy(role -> assertThat(role.getRules()).flatExtracting(PolicyRule::getResources)
-                .contains(${kind}.PLURAL, "configmaps", "events"));
+                .contains(${kind}.PLURAL, "events"));
         assertThat(objects.stream().filter(RoleBinding.class::isInstance).map(RoleBinding.class::cast)
                 .filter(binding -> !binding.getMetadata().getName().endsWith("-leader-election")))
                 .extracting(binding -> binding.getMetadata().getNamespace())
@@ -212,7 +213,7 @@ class HelmChartTest {
         List<HasMetadata> objects = render(Map.of("watchAllNamespaces", "true"));
 
         assertThat(single(objects, ClusterRole.class).getRules()).flatExtracting(PolicyRule::getResources)
-                .contains(${kind}.PLURAL, "configmaps", "events");
+                .contains(${kind}.PLURAL, "events");
         assertThat(env(objects)).doesNotContainKey("KUBELOOP_NAMESPACES");
         assertThatThrownBy(() -> render(Map.of("watchAllNamespaces", "true", "watchNamespaces[0]", "team-a")))
                 .hasMessageContaining("watchAllNamespaces and watchNamespaces");
@@ -242,26 +243,47 @@ class HelmChartTest {
 #if ($webhooks == 'true')
 
     @Test
-    void theWebhookConfigurationsCallThePathsKubeloopServesWithTheGeneratedCertificate() {
+    void theWebhookConfigurationsCallThePathsKubeloopServesWithTheGeneratedCertificate() throws IOException {
         List<HasMetadata> objects = render(Map.of());
         String path = "-" + ${kind}.GROUP.replace('.', '-') + "-" + ${kind}.VERSION + "-" + "${kind.toLowerCase()}";
+        List<ValidatingWebhook> validating = all(objects, ValidatingWebhookConfiguration.class).stream()
+                .flatMap(configuration -> configuration.getWebhooks().stream()).toList();
+        List<MutatingWebhook> mutating = all(objects, MutatingWebhookConfiguration.class).stream()
+                .flatMap(configuration -> configuration.getWebhooks().stream()).toList();
 
-        // the ${kind}'s webhooks among every kind's (kubeloop:create-webhook adds others)
-        var validating = single(objects, ValidatingWebhookConfiguration.class).getWebhooks().stream()
-                .filter(webhook -> webhook.getName().startsWith("validate." + ${kind}.PLURAL + ".")).findFirst()
-                .orElseThrow();
-        assertThat(validating.getClientConfig().getService().getPath()).isEqualTo("/validate" + path);
-        assertThat(validating.getClientConfig().getCaBundle()).isNotBlank();
-        var mutating = single(objects, MutatingWebhookConfiguration.class).getWebhooks().stream()
-                .filter(webhook -> webhook.getName().startsWith("default." + ${kind}.PLURAL + ".")).findFirst()
-                .orElseThrow();
-        assertThat(mutating.getClientConfig().getService().getPath()).isEqualTo("/mutate" + path);
-        assertThat(validating.getRules().get(0).getScope()).isEqualTo("${scope}");
-        // the names the test kit registers too (one WebhookDescription); validation never blocks a deletion
-        assertThat(validating.getName()).isEqualTo("validate." + ${kind}.PLURAL + "." + ${kind}.GROUP);
-        assertThat(mutating.getName()).isEqualTo("default." + ${kind}.PLURAL + "." + ${kind}.GROUP);
-        assertThat(validating.getRules().get(0).getOperations()).containsExactly("CREATE", "UPDATE");
+        // exactly the webhooks kubeloop:manifests generated from the validator and defaulter beans
+        Map<?, ?> generated = SERIALIZATION.unmarshal(
+                Files.readString(Path.of("chart", "files", "kubeloop", "webhooks.yaml")), Map.class);
+        assertThat(validating).extracting(ValidatingWebhook::getName).containsExactlyInAnyOrderElementsOf(names(generated, "validating"));
+        assertThat(mutating).extracting(MutatingWebhook::getName).containsExactlyInAnyOrderElementsOf(names(generated, "mutating"));
+        // the ${kind}'s among every kind's (kubeloop:create-webhook adds others): a validator's, a defaulter's or
+        // both, under the names the test kit registers too (one WebhookDescription)
+        List<ValidatingWebhook> validatesKind = validating.stream()
+                .filter(webhook -> webhook.getName().equals("validate." + ${kind}.PLURAL + "." + ${kind}.GROUP)).toList();
+        List<MutatingWebhook> defaultsKind = mutating.stream()
+                .filter(webhook -> webhook.getName().equals("default." + ${kind}.PLURAL + "." + ${kind}.GROUP)).toList();
+        assertThat(validatesKind.size() + defaultsKind.size()).as("webhooks of ${kind}").isPositive();
+        validatesKind.forEach(webhook -> {
+            assertThat(webhook.getClientConfig().getService().getPath()).isEqualTo("/validate" + path);
+            assertThat(webhook.getClientConfig().getCaBundle()).isNotBlank();
+            assertThat(webhook.getRules().get(0).getScope()).isEqualTo("${scope}");
+            // validation never blocks a deletion
+            assertThat(webhook.getRules().get(0).getOperations()).containsExactly("CREATE", "UPDATE");
+        });
+        defaultsKind.forEach(webhook -> {
+            assertThat(webhook.getClientConfig().getService().getPath()).isEqualTo("/mutate" + path);
+            assertThat(webhook.getClientConfig().getCaBundle()).isNotBlank();
+        });
         assertThat(kinds(objects)).contains("Secret");
+    }
+
+    /** The names of the generated webhooks file's {@code validating} or {@code mutating} webhooks. */
+    private static List<String> names(Map<?, ?> generatedWebhooks, String type) {
+        List<?> webhooks = (List<?>) generatedWebhooks.get(type);
+        if (webhooks == null) {
+            return List.of();
+        }
+        return webhooks.stream().map(webhook -> String.valueOf(((Map<?, ?>) webhook).get("name"))).toList();
     }
 #else
 

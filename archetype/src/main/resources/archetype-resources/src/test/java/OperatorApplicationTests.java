@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,13 +15,18 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 /**
  * The README's run command in a test: the application on its embedded API server, given the
- * example ${kind} the README applies with kubectl, reconciles it to Ready.
+ * example ${kind} the README applies with kubectl, reconciles it: a reconcile returns and the
+ * ${kind} has a status. Whatever the reconciler and the status become (the Ready condition is
+ * {@code ${kind}ReconcilerTest}'s to check), so this test keeps holding for the operator you write.
  */
 @SpringBootTest(properties = {"operator.embedded-api-server=on", "server.port=0"})
 class OperatorApplicationTests {
 
     @Autowired
     KubernetesClient client;
+
+    @Autowired
+    MeterRegistry meters;
 
     @Test
     void theExampleIsReconciledOnTheEmbeddedApiServer() throws Exception {
@@ -28,10 +35,10 @@ class OperatorApplicationTests {
         client.resource(example).create();
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            ${kind} reconciled = client.resource(example).get();
-            assertThat(reconciled.getStatus()).isNotNull();
-            assertThat(reconciled.getStatus().getConditions())
-                    .anySatisfy(ready -> assertThat(ready.getStatus()).isEqualTo("True"));
+            assertThat(client.resource(example).get().getStatus()).isNotNull();
+            // controller-runtime's metric: reconciles that returned (no exception, no retry)
+            assertThat(meters.find("controller_runtime_reconcile_total").tag("result", "success").counters()
+                    .stream().mapToDouble(Counter::count).sum()).isPositive();
         });
     }
 }
