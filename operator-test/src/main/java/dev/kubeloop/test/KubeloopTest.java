@@ -86,4 +86,14 @@ public @interface KubeloopTest {
      * through the API server; the API server must be able to reach 127.0.0.1 of this machine.
      */
     boolean webhooks() default false;
+
+    /**
+     * Fail a test whose reconciles delete (pruning, {@code context.delete}) a kind their
+     * {@code @Reconciler(deletes)} does not list: the RBAC {@code kubeloop:manifests} generates
+     * from the code grants {@code delete} on the listed kinds only, so in a cluster that delete is
+     * refused (403), while the embedded API server has no RBAC and lets it through. The test fails
+     * at its first wait after the delete, or at its end, naming the controller, the kind and the fix.
+     * Set false only when the operator's RBAC is written by hand rather than generated.
+     */
+    boolean failOnUndeclaredDeletes() default true;
 }

@@ -35,13 +35,15 @@ final class KubeloopTestContextCustomizer implements ContextCustomizer {
     private final List<String> crdLocations;
     private final boolean keepNamespaceOnFailure;
     private final boolean webhooks;
+    private final boolean failOnUndeclaredDeletes;
 
     KubeloopTestContextCustomizer(Class<?> testClass, List<String> crdLocations, boolean keepNamespaceOnFailure,
-            boolean webhooks) {
+            boolean webhooks, boolean failOnUndeclaredDeletes) {
         this.testClass = testClass;
         this.crdLocations = List.copyOf(crdLocations);
         this.keepNamespaceOnFailure = keepNamespaceOnFailure;
         this.webhooks = webhooks;
+        this.failOnUndeclaredDeletes = failOnUndeclaredDeletes;
     }
 
     @Override
@@ -52,7 +54,7 @@ final class KubeloopTestContextCustomizer implements ContextCustomizer {
         ((DefaultListableBeanFactory) beanFactory).registerDisposableBean(CLUSTER_BEAN, cluster::close);
         beanFactory.registerSingleton(CLUSTER_BEAN, cluster);
         beanFactory.registerSingleton(CLIENT_BEAN, cluster.client());
-        beanFactory.registerSingleton(KIT_BEAN, new KubeloopTestKit(cluster, context));
+        beanFactory.registerSingleton(KIT_BEAN, new KubeloopTestKit(cluster, context, failOnUndeclaredDeletes));
         if (cluster.real()) {
             TestPropertyValues.of("kubeloop.namespaces=" + cluster.namespace()).applyTo(context);
         }
@@ -88,11 +90,11 @@ final class KubeloopTestContextCustomizer implements ContextCustomizer {
     public boolean equals(Object other) {
         return other instanceof KubeloopTestContextCustomizer that && testClass == that.testClass
                 && crdLocations.equals(that.crdLocations) && keepNamespaceOnFailure == that.keepNamespaceOnFailure
-                && webhooks == that.webhooks;
+                && webhooks == that.webhooks && failOnUndeclaredDeletes == that.failOnUndeclaredDeletes;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(testClass, crdLocations, keepNamespaceOnFailure, webhooks);
+        return Objects.hash(testClass, crdLocations, keepNamespaceOnFailure, webhooks, failOnUndeclaredDeletes);
     }
 }

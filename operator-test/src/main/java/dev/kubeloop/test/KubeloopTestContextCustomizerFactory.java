@@ -19,6 +19,7 @@ final class KubeloopTestContextCustomizerFactory implements ContextCustomizerFac
             return null;
         }
         return new KubeloopTestContextCustomizer(testClass, List.of(test.getStringArray("crds")),
-                test.getBoolean("keepNamespaceOnFailure"), test.getBoolean("webhooks"));
+                test.getBoolean("keepNamespaceOnFailure"), test.getBoolean("webhooks"),
+                test.getBoolean("failOnUndeclaredDeletes"));
     }
 }

@@ -59,10 +59,17 @@ public final class KubeloopTestKit implements ControllerObserver {
     /** What each controller has taken in; written by informer threads. */
     private final TakenIn takenIn = new TakenIn();
     private final ReconcileJournal journal = new ReconcileJournal();
+    /** Deletes of kinds the reconcilers do not declare; written by workers. */
+    private final UndeclaredDeleteRecord undeclaredDeletes;
 
     KubeloopTestKit(TestCluster cluster, ApplicationContext context) {
+        this(cluster, context, true);
+    }
+
+    KubeloopTestKit(TestCluster cluster, ApplicationContext context, boolean failOnUndeclaredDeletes) {
         this.cluster = cluster;
         this.context = context;
+        this.undeclaredDeletes = new UndeclaredDeleteRecord(failOnUndeclaredDeletes);
     }
 
     // ---- the cluster -------------------------------------------------------------------------
@@ -350,6 +357,12 @@ public final class KubeloopTestKit implements ControllerObserver {
             }
 
             @Override
+            public void undeclaredDelete(HasMetadata object, String advice) {
+                undeclaredDeletes.record(advice);
+                signal.changed();
+            }
+
+            @Override
             public void reconcileFinished(ReconcileReport report) {
                 lastOutcomes.put(new ControllerKey(report.controller(), report.key()), report.outcome());
                 journal.finished(report);
@@ -361,6 +374,19 @@ public final class KubeloopTestKit implements ControllerObserver {
     @Override
     public void managerStarted(ControllerManager manager) {
         signal.changed();
+    }
+
+    /**
+     * At the end of each test ({@link KubeloopTestExtension}): fails it if its reconciles deleted a
+     * kind their {@code @Reconciler(deletes)} does not list, unless
+     * {@link KubeloopTest#failOnUndeclaredDeletes()} is off.
+     */
+    void testEnded(boolean failedAlready) {
+        if (failedAlready) {
+            undeclaredDeletes.clear(); // a wait reported them, or the test's own failure comes first
+        } else {
+            undeclaredDeletes.failIfAny();
+        }
     }
 
     // ---- internals ---------------------------------------------------------------------------
@@ -382,6 +408,10 @@ public final class KubeloopTestKit implements ControllerObserver {
         String lastReason = "not checked yet";
         while (true) {
             long seen = signal.version();
+            AssertionError undeclared = undeclaredDeletes.failure();
+            if (undeclared != null) {
+                throw undeclared; // fails now rather than at the deadline, or in a cluster
+            }
             Check<V> result;
             try {
                 result = check.get();

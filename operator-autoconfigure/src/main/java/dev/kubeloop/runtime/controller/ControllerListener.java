@@ -57,6 +57,15 @@ public interface ControllerListener extends WorkQueueListener {
     }
 
     /**
+     * A reconcile deleted {@code object} (pruning or {@code context.delete}), and the API server
+     * took it, though its kind is not in the reconciler's {@code @Reconciler(deletes)}: the RBAC
+     * generated from the code would refuse it in a cluster. Called on every such delete (the WARN
+     * line is logged once per kind); {@code advice} names the controller, the kind and the fix.
+     */
+    default void undeclaredDelete(HasMetadata object, String advice) {
+    }
+
+    /**
      * A worker thread ended with an error that escaped its loop (the runtime catches everything a
      * reconciler throws, so this is an {@link Error} in the runtime or an observer). The controller
      * now runs with fewer workers than configured: the runtime is broken.

@@ -110,6 +110,7 @@ final class ControllerWrites {
     /** Whether the caches strip managedFields: read-your-writes then keeps its copies the same way. */
     private final boolean stripManagedFields;
     private final Adoption adoption;
+    private final UndeclaredDeletes undeclaredDeletes;
     /** The annotation applied objects carry the reconcile's traceparent in; null when not propagating. */
     private final String propagated;
     private final ConcurrentHashMap<Applied, Fingerprint> fingerprints = new ConcurrentHashMap<>();
@@ -140,6 +141,7 @@ final class ControllerWrites {
         this.shards = shards;
         this.stripManagedFields = stripManagedFields;
         this.adoption = new Adoption(controller, fieldManager, client);
+        this.undeclaredDeletes = new UndeclaredDeletes(controller, config.deletes(), listener);
         this.propagated = tracing.on() && tracing.propagates() ? tracing.annotation() : null;
     }
 
@@ -503,6 +505,8 @@ final class ControllerWrites {
             tracker.deletedByWrite(object);
             return null;
         });
+        // after the API server took it (gone already or not): the generated Role would have refused either
+        undeclaredDeletes.deleted(scope.primary, object);
         return existed[0];
     }
 

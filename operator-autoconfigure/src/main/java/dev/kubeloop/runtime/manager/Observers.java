@@ -138,6 +138,11 @@ final class Observers implements ControllerObserver {
         }
 
         @Override
+        public void undeclaredDelete(HasMetadata object, String advice) {
+            each(listeners, "undeclaredDelete", listener -> listener.undeclaredDelete(object, advice));
+        }
+
+        @Override
         public void cacheCaughtUp(Duration lag) {
             each(listeners, "cacheCaughtUp", listener -> listener.cacheCaughtUp(lag));
         }

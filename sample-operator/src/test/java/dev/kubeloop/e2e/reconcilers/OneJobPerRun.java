@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Bean;
  * sample's tests does not find it: only a test that imports {@link Config} has it.
  */
 @Reconciler(name = "e2e-runs", labelSelector = OneJobPerRun.SELECTED + "=true", owns = {Job.class, Secret.class},
+        deletes = {Job.class, Secret.class}, // pruning: the last run's Secret, a run applied without retain()
         generationAware = false) // a ConfigMap has no generation: every change of its data is a new run
 public class OneJobPerRun implements ResourceReconciler<ConfigMap> {
 
