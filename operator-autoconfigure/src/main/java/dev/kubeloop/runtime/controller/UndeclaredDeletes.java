@@ -79,7 +79,7 @@ final class UndeclaredDeletes {
 
     /** What is wrong and the fix, in one sentence for the log line and the test kit's failure. */
     static String advice(String controller, String kind) {
-        return "controller " + controller + " deleted a " + kind + " but its @Reconciler does not declare "
+        return "controller " + controller + " deleted an object of kind " + kind + ", but its @Reconciler does not declare "
                 + "deletes = " + kind + ".class; the RBAC kubeloop:manifests generates from the code grants no "
                 + "delete without it, so in a cluster this delete is refused (403): add " + kind
                 + ".class to @Reconciler(deletes)";

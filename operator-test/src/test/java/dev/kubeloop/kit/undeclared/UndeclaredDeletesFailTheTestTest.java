@@ -34,7 +34,7 @@ class UndeclaredDeletesFailTheTestTest {
         assertThat(failed).singleElement().satisfies(event -> assertThat(event.getRequiredPayload(
                 TestExecutionResult.class).getThrowable()).get().isInstanceOf(AssertionError.class)
                 .extracting(Throwable::getMessage).asString().contains(
-                        "controller pruning-gadget deleted a ConfigMap",
+                        "controller pruning-gadget deleted an object of kind ConfigMap",
                         "add ConfigMap.class to @Reconciler(deletes)",
                         "@KubeloopTest(failOnUndeclaredDeletes = false)"));
     }

@@ -22,13 +22,17 @@ import java.util.Objects;
  *       {@code match} per kind, and the server-side applies become {@code owns} and one
  *       {@code context.apply} each: apply sends nothing when nothing changed.
  *   <li>The Ingress of a page no longer exposed is not deleted by hand: it is not applied, so
- *       Kubeloop prunes it (an owned object a reconcile stops applying is deleted).
+ *       Kubeloop prunes it (an owned object a reconcile stops applying is deleted). Hence
+ *       {@code deletes = Ingress.class}: the RBAC generated from the code grants delete on the
+ *       declared kinds only (without it, the Role refuses the prune with 403 in a cluster, and the
+ *       test kit fails the tests).
  *   <li>JOSDK's {@code updateErrorStatus} hook has no counterpart: the catch below writes the error
  *       into the status and rethrows, so the runtime retries with backoff.
  * </ul>
  * Stateless.
  */
-@Reconciler(name = "webpage", owns = {ConfigMap.class, Deployment.class, Service.class, Ingress.class})
+@Reconciler(name = "webpage", owns = {ConfigMap.class, Deployment.class, Service.class, Ingress.class},
+        deletes = Ingress.class)
 public class WebPageReconciler implements ResourceReconciler<WebPage> {
 
     @Override
