@@ -44,7 +44,8 @@ public @interface Reconciler {
      * {@code context.delete}. A declaration for the generated RBAC ({@code kubeloop:manifests}),
      * which grants {@code delete} on these kinds only: owned kinds that are always applied go with
      * their primary through the garbage collector and need no delete. A deletion of a kind not
-     * listed here is refused by the generated Role (403).
+     * listed here is refused by the generated Role (403): the runtime logs one WARN per kind when
+     * it sees one, and the test kit fails the test.
      */
     Class<? extends HasMetadata>[] deletes() default {};
 
