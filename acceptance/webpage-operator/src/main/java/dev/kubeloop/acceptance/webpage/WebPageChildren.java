@@ -8,6 +8,10 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressBuilder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 
 /**
@@ -20,6 +24,13 @@ final class WebPageChildren {
     static final String INDEX_HTML = "index.html";
     /** The label the original puts on every child (its informers select on it). */
     static final Map<String, String> MANAGED = Map.of("managed", "true");
+    /**
+     * On the Pod template: a digest of the html, so that new html is a new template and the
+     * Deployment controller replaces the Pods (what {@code kubectl rollout restart} does with an
+     * annotation too). The original deletes the Pods by label instead, which the RBAC generated
+     * from the code does not allow (no rule on Pods; a label-selected delete is {@code deletecollection}).
+     */
+    static final String HTML_DIGEST = "sample.javaoperatorsdk/html-sha256";
 
     private WebPageChildren() {
     }
@@ -59,7 +70,8 @@ final class WebPageChildren {
                     .withReplicas(1)
                     .withNewSelector().addToMatchLabels("app", name).endSelector()
                     .withNewTemplate()
-                        .withNewMetadata().addToLabels("app", name).endMetadata()
+                        .withNewMetadata().addToLabels("app", name)
+                            .addToAnnotations(HTML_DIGEST, digest(webPage.getSpec().getHtml())).endMetadata()
                         .withNewSpec()
                             .addNewContainer()
                                 .withName("nginx")
@@ -118,5 +130,14 @@ final class WebPageChildren {
                     .endRule()
                 .endSpec()
                 .build();
+    }
+
+    private static String digest(String html) {
+        try {
+            byte[] sha = MessageDigest.getInstance("SHA-256").digest(html.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(sha, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 }

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * java-operator-sdk's low-level WebPageReconciler (sample-operators/webpage) on Kubeloop: a WebPage
@@ -26,6 +25,11 @@ import java.util.Objects;
  *       {@code deletes = Ingress.class}: the RBAC generated from the code grants delete on the
  *       declared kinds only (without it, the Role refuses the prune with 403 in a cluster, and the
  *       test kit fails the tests).
+ *   <li>The Pods are not deleted by label when the html changes, as the original does: the Pod
+ *       template carries a digest of the html ({@link WebPageChildren#HTML_DIGEST}), so the
+ *       Deployment rolls them. The label-selected delete needs {@code deletecollection} on Pods,
+ *       which the RBAC generated from the code does not grant (the reconcile failed with 403 in a
+ *       cluster; the embedded API server has no RBAC).
  *   <li>JOSDK's {@code updateErrorStatus} hook has no counterpart: the catch below writes the error
  *       into the status and rethrows, so the runtime retries with backoff.
  * </ul>
@@ -66,21 +70,12 @@ public class WebPageReconciler implements ResourceReconciler<WebPage> {
             return Result.done();
         }
 
-        ConfigMap previous = context.owned(ConfigMap.class).stream().findFirst().orElse(null);
         ConfigMap desired = WebPageChildren.configMap(webPage);
         context.apply(desired);
         context.apply(WebPageChildren.deployment(webPage));
         context.apply(WebPageChildren.service(webPage));
         if (Boolean.TRUE.equals(webPage.getSpec().getExposed())) {
             context.apply(WebPageChildren.ingress(webPage));
-        }
-
-        // as the original: nginx would see the new html once the kubelet refreshes the mounted
-        // ConfigMap; deleting the pods shows it at once
-        if (previous != null && !Objects.equals(previous.getData().get(WebPageChildren.INDEX_HTML), html)) {
-            context.log().info("Restarting pods because HTML has changed in {}", webPage.getMetadata().getNamespace());
-            context.client().pods().inNamespace(webPage.getMetadata().getNamespace())
-                    .withLabel("app", WebPageChildren.deploymentName(webPage)).delete();
         }
 
         WebPageStatus status = new WebPageStatus();
