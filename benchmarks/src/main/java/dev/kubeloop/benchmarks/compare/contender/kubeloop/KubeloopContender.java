@@ -17,13 +17,29 @@ import org.springframework.context.ConfigurableApplicationContext;
  * controllers' caches are synced (Kubeloop's lifecycle waits for them).
  *
  * <p>Tracing (issue 31): Brave's Spring Boot module is on the benchmarks' class path, so "kubeloop"
- * switches tracing off ({@code kubeloop.tracing.enabled=false}, {@code management.tracing.enabled=false}:
- * the runtime's untraced path, as without the dependency); "kubeloop+trace10" and
+ * switches tracing off: {@code kubeloop.tracing.enabled=false} and {@link #WITHOUT_TRACING}, Spring
+ * Boot's tracing auto-configurations excluded, so its start builds no Brave tracer either (the
+ * runtime's untraced path and the start of an application without the dependency; Boot 4 ignores
+ * the old {@code management.tracing.enabled}, which runs before 2026-11-26 set instead and which
+ * left Brave's beans built); "kubeloop+trace10" and
  * "kubeloop+trace100" trace with sampling 0.1 and 1.0. Spans are finished in process and exported
  * nowhere (no reporter): the cost measured is Kubeloop's observations, Brave's spans, the MDC and
  * the propagation headers, not an exporter's encoding and sending.
  */
 public final class KubeloopContender implements Contender {
+
+    /**
+     * Spring Boot's tracing auto-configurations, excluded where a contender stands for an
+     * application without a tracing dependency (the benchmarks' class path has Brave for the traced
+     * contenders).
+     */
+    public static final String WITHOUT_TRACING = "spring.autoconfigure.exclude="
+            + "org.springframework.boot.micrometer.tracing.brave.autoconfigure.BraveAutoConfiguration,"
+            + "org.springframework.boot.micrometer.tracing.brave.autoconfigure.zipkin.ZipkinWithBraveTracingAutoConfiguration,"
+            + "org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration,"
+            + "org.springframework.boot.micrometer.tracing.autoconfigure.NoopTracerAutoConfiguration,"
+            + "org.springframework.boot.micrometer.tracing.autoconfigure.otlp.OtlpExemplarsAutoConfiguration,"
+            + "org.springframework.boot.micrometer.tracing.autoconfigure.prometheus.PrometheusExemplarsAutoConfiguration";
 
     private final ContenderOptions options;
     private final ReconcileProbe probe;
@@ -60,7 +76,7 @@ public final class KubeloopContender implements Contender {
                         "kubeloop.reconcilers.benchresource.namespaces=" + options.namespace(),
                         "kubeloop.reconcilers.benchresource.workers=" + options.workers(),
                         "kubeloop.tracing.enabled=" + (sampling >= 0),
-                        "management.tracing.enabled=" + (sampling >= 0),
+                        sampling >= 0 ? "bench.traced=true" : WITHOUT_TRACING,
                         "management.tracing.sampling.probability=" + Math.max(0, sampling))
                 .run();
         if (startupSteps != null) {
