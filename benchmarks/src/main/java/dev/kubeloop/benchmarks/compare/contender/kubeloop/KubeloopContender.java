@@ -3,6 +3,8 @@ package dev.kubeloop.benchmarks.compare.contender.kubeloop;
 import dev.kubeloop.benchmarks.compare.contender.Contender;
 import dev.kubeloop.benchmarks.compare.contender.ContenderOptions;
 import dev.kubeloop.benchmarks.compare.contender.ReconcileProbe;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -19,9 +21,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * <p>Tracing (issue 31): Brave's Spring Boot module is on the benchmarks' class path, so "kubeloop"
  * switches tracing off: {@code kubeloop.tracing.enabled=false} and {@link #WITHOUT_TRACING}, Spring
  * Boot's tracing auto-configurations excluded, so its start builds no Brave tracer either (the
- * runtime's untraced path and the start of an application without the dependency; Boot 4 ignores
- * the old {@code management.tracing.enabled}, which runs before 2026-11-26 set instead and which
- * left Brave's beans built); "kubeloop+trace10" and
+ * runtime's untraced path and the start of an application without the dependency; runs before
+ * 51e4cd9 set {@code management.tracing.enabled=false} instead, which Boot 4 ignores, and so built
+ * Brave's beans); "kubeloop+trace10" and
  * "kubeloop+trace100" trace with sampling 0.1 and 1.0. Spans are finished in process and exported
  * nowhere (no reporter): the cost measured is Kubeloop's observations, Brave's spans, the MDC and
  * the propagation headers, not an exporter's encoding and sending.
@@ -72,16 +74,23 @@ public final class KubeloopContender implements Contender {
                     applicationContext.getBeanFactory().registerSingleton("reconcileProbe", probe);
                     applicationContext.getBeanFactory().registerSingleton("contenderOptions", options);
                 })
-                .properties(
-                        "kubeloop.reconcilers.benchresource.namespaces=" + options.namespace(),
-                        "kubeloop.reconcilers.benchresource.workers=" + options.workers(),
-                        "kubeloop.tracing.enabled=" + (sampling >= 0),
-                        sampling >= 0 ? "bench.traced=true" : WITHOUT_TRACING,
-                        "management.tracing.sampling.probability=" + Math.max(0, sampling))
+                .properties(properties())
                 .run();
         if (startupSteps != null) {
             StartupSteps.print(startupSteps);
         }
+    }
+
+    private String[] properties() {
+        List<String> properties = new ArrayList<>(List.of(
+                "kubeloop.reconcilers.benchresource.namespaces=" + options.namespace(),
+                "kubeloop.reconcilers.benchresource.workers=" + options.workers(),
+                "kubeloop.tracing.enabled=" + (sampling >= 0),
+                "management.tracing.sampling.probability=" + Math.max(0, sampling)));
+        if (sampling < 0) {
+            properties.add(WITHOUT_TRACING);
+        }
+        return properties.toArray(String[]::new);
     }
 
     @Override
