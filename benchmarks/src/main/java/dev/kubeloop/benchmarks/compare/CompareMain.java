@@ -84,7 +84,7 @@ public final class CompareMain {
             return;
         }
         System.err.printf("warm-up: bound+patch burst, %,d objects%n", objects);
-        new BurstScenario(objects, objects / 2).run("bound+patch", 0, context);
+        new BurstScenario(objects, objects / 2, 0).run("bound+patch", 0, context);
     }
 
     /**

@@ -35,6 +35,7 @@ final class CompareOptions {
               --rounds=N              rounds; contender order rotates per round (default 3)
               --objects=N             objects in coldstart, burst, priority, memory (default 10000)
               --burst-updates=N       spec changes in burst (default 5000)
+              --burst-warmups=N       unmeasured bursts of the same objects before the measured one (default 0)
               --latency-objects=N     objects in latency (default 2000)
               --latency-rate=N        spec changes per second in latency (default 200)
               --latency-warmup-seconds=N  unmeasured load at the same rate first (default 10)
@@ -108,7 +109,8 @@ final class CompareOptions {
         for (String name : list("scenarios", ALL_SCENARIOS)) {
             scenarios.add(switch (name) {
                 case "coldstart" -> new ColdStartScenario(objects);
-                case "burst" -> new BurstScenario(objects, intValue("burst-updates", 5_000));
+                case "burst" -> new BurstScenario(objects, intValue("burst-updates", 5_000),
+                        intValue("burst-warmups", 0));
                 case "latency" -> new LatencyScenario(intValue("latency-objects", 2_000), intValue("latency-rate", 200),
                         intValue("latency-warmup-seconds", 10), intValue("latency-seconds", 30));
                 case "priority" -> new PriorityScenario(objects);

@@ -2,6 +2,9 @@ package dev.kubeloop.benchmarks.compare;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,6 +15,7 @@ import java.util.Set;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
@@ -22,6 +26,10 @@ import jdk.jfr.consumer.RecordingFile;
  * ({@code jdk.ObjectAllocationSample}, bytes) by library and by framework method on the stack.
  *
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.kubeloop.benchmarks.compare.JfrBreakdown target/compare/jfr/coldstart-kubeloop-r1.jfr</pre>
+ *
+ * <p>{@code --from=<instant> --to=<instant>} (ISO-8601, as the burst scenario logs its span) keeps
+ * only the events that started inside that span, so a burst in a warm JVM is read without the
+ * cold start before it; the span's garbage-collection pauses are then printed too.
  */
 public final class JfrBreakdown {
 
@@ -47,13 +55,46 @@ public final class JfrBreakdown {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length == 0) {
-            System.err.println("usage: JfrBreakdown <recording.jfr>...");
+        Instant from = Instant.MIN;
+        Instant to = Instant.MAX;
+        List<String> files = new ArrayList<>();
+        for (String arg : args) {
+            if (arg.startsWith("--from=")) {
+                from = Instant.parse(arg.substring("--from=".length()));
+            } else if (arg.startsWith("--to=")) {
+                to = Instant.parse(arg.substring("--to=".length()));
+            } else {
+                files.add(arg);
+            }
+        }
+        if (files.isEmpty()) {
+            System.err.println("usage: JfrBreakdown [--from=<instant> --to=<instant>] <recording.jfr>...");
             System.exit(2);
         }
-        for (String file : args) {
-            print(file, RecordingFile.readAllEvents(Path.of(file)));
+        for (String file : files) {
+            Instant start = from;
+            Instant end = to;
+            List<RecordedEvent> events = RecordingFile.readAllEvents(Path.of(file)).stream()
+                    .filter(event -> !event.getStartTime().isBefore(start) && !event.getStartTime().isAfter(end))
+                    .toList();
+            if (!from.equals(Instant.MIN) || !to.equals(Instant.MAX)) {
+                printPauses(file, events, from, to);
+            }
+            print(file, events);
         }
+    }
+
+    private static void printPauses(String file, List<RecordedEvent> events, Instant from, Instant to) {
+        long pauseNanos = 0;
+        int collections = 0;
+        for (RecordedEvent event : events) {
+            if (event.getEventType().getName().equals("jdk.GarbageCollection")) {
+                collections++;
+                pauseNanos += event.getDuration("sumOfPauses").toNanos();
+            }
+        }
+        System.out.printf(Locale.ROOT, "%s: from %s to %s (%.2f s): %d collections, %.0f ms paused%n", file, from, to,
+                Duration.between(from, to).toNanos() / 1e9, collections, pauseNanos / 1e6);
     }
 
     private static void print(String file, List<RecordedEvent> events) {
@@ -80,16 +121,15 @@ public final class JfrBreakdown {
             samples++;
             RecordedStackTrace stack = event.getStackTrace();
             byLibrary.merge(library(stack.getFrames()), 1, Integer::sum);
-            String thread = event.getThread("sampledThread") == null ? "?" : event.getThread("sampledThread").getJavaName();
-            byThread.merge(thread == null ? "?" : thread.replaceAll("\\d+", "#"), 1, Integer::sum);
+            byThread.merge(threadGroup(event.getThread("sampledThread")), 1, Integer::sum);
             if (!stack.getFrames().isEmpty()) {
                 RecordedFrame top = stack.getFrames().get(0);
                 byMethod.merge(top.getMethod().getType().getName() + "." + top.getMethod().getName(), 1, Integer::sum);
             }
             frameworkMethods(stack.getFrames()).forEach(method -> frameworkInclusive.merge(method, 1, Integer::sum));
         }
-        System.out.printf("%s: %,d execution samples (Java threads only; GC and JIT threads are not sampled)%n", file,
-                samples);
+        System.out.printf("%s: %,d execution samples (a JFR recording samples Java threads only; async-profiler's"
+                + " ctimer every thread's CPU, JIT and GC included)%n", file, samples);
         table("library (first non-JDK frame from the top)", byLibrary, samples, 20);
         table("thread", byThread, samples, 12);
         table("top method (self)", byMethod, samples, 15);
@@ -122,6 +162,28 @@ public final class JfrBreakdown {
         return methods;
     }
 
+    /**
+     * The sampled thread's name with its numbers folded ({@code #}); the JVM's own threads, which
+     * async-profiler samples and JFR does not, by their OS name, JIT compilers and GC threads named
+     * as such.
+     */
+    private static String threadGroup(RecordedThread thread) {
+        if (thread == null) {
+            return "?";
+        }
+        String name = thread.getJavaName() != null ? thread.getJavaName() : thread.getOSName();
+        if (name == null) {
+            return "?";
+        }
+        if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+            return "JIT compiler (" + name.substring(0, 2) + ")";
+        }
+        if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+            return "garbage collector";
+        }
+        return name.replaceAll("\\d+", "#");
+    }
+
     private static String library(List<RecordedFrame> frames) {
         for (RecordedFrame frame : frames) {
             String type = frame.getMethod().getType().getName();
@@ -133,6 +195,12 @@ public final class JfrBreakdown {
                 if (type.startsWith(library.getKey())) {
                     return library.getValue();
                 }
+            }
+            if (type.startsWith("libjvm")) {
+                return "JVM (JIT, GC, runtime)";
+            }
+            if (type.startsWith("libc") || type.startsWith("libpthread")) {
+                return "libc (system calls)";
             }
             return "other: " + type.substring(0, Math.max(0, type.lastIndexOf('.')));
         }
