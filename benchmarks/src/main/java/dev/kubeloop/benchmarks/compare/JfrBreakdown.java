@@ -67,34 +67,48 @@ public final class JfrBreakdown {
                 files.add(arg);
             }
         }
-        if (files.isEmpty()) {
+        boolean span = !from.equals(Instant.MIN) || !to.equals(Instant.MAX);
+        if (files.isEmpty() || (span && (from.equals(Instant.MIN) || to.equals(Instant.MAX)))) {
             System.err.println("usage: JfrBreakdown [--from=<instant> --to=<instant>] <recording.jfr>...");
             System.exit(2);
         }
         for (String file : files) {
+            List<RecordedEvent> all = RecordingFile.readAllEvents(Path.of(file));
             Instant start = from;
             Instant end = to;
-            List<RecordedEvent> events = RecordingFile.readAllEvents(Path.of(file)).stream()
+            List<RecordedEvent> events = all.stream()
                     .filter(event -> !event.getStartTime().isBefore(start) && !event.getStartTime().isAfter(end))
                     .toList();
-            if (!from.equals(Instant.MIN) || !to.equals(Instant.MAX)) {
-                printPauses(file, events, from, to);
+            if (span) {
+                printPauses(file, all, events, from, to);
             }
             print(file, events);
         }
     }
 
-    private static void printPauses(String file, List<RecordedEvent> events, Instant from, Instant to) {
+    /** The span's collections; async-profiler's recordings have none to count, and say so. */
+    private static void printPauses(String file, List<RecordedEvent> all, List<RecordedEvent> inSpan, Instant from,
+            Instant to) {
+        String seconds = String.format(Locale.ROOT, "%.2f s", Duration.between(from, to).toNanos() / 1e9);
+        if (all.stream().noneMatch(JfrBreakdown::isCollection)) {
+            System.out.printf("%s: from %s to %s (%s); the recording has no garbage-collection events%n", file, from,
+                    to, seconds);
+            return;
+        }
         long pauseNanos = 0;
         int collections = 0;
-        for (RecordedEvent event : events) {
-            if (event.getEventType().getName().equals("jdk.GarbageCollection")) {
+        for (RecordedEvent event : inSpan) {
+            if (isCollection(event)) {
                 collections++;
                 pauseNanos += event.getDuration("sumOfPauses").toNanos();
             }
         }
-        System.out.printf(Locale.ROOT, "%s: from %s to %s (%.2f s): %d collections, %.0f ms paused%n", file, from, to,
-                Duration.between(from, to).toNanos() / 1e9, collections, pauseNanos / 1e6);
+        System.out.printf(Locale.ROOT, "%s: from %s to %s (%s): %d collections, %.0f ms paused%n", file, from, to,
+                seconds, collections, pauseNanos / 1e6);
+    }
+
+    private static boolean isCollection(RecordedEvent event) {
+        return event.getEventType().getName().equals("jdk.GarbageCollection");
     }
 
     private static void print(String file, List<RecordedEvent> events) {

@@ -15,7 +15,7 @@ import java.util.List;
  * divided by U.
  *
  * <p>A JVM that has reconciled N objects once is not warm: its compiler still works through the
- * change path during the first thousands of changes (160–580 µs of JIT CPU per change in a
+ * change path during the first thousands of changes (130–580 µs of JIT CPU per change in a
  * 5,000- or 10,000-change burst, 2026-11-26). {@code warmups} unmeasured bursts of the same U
  * objects before the measured one leave the measured burst to the compiled code.
  */
@@ -29,11 +29,11 @@ public final class BurstScenario implements Scenario {
         if (updates > objects) {
             throw new IllegalArgumentException("burst updates (" + updates + ") > objects (" + objects + ")");
         }
-        this.objects = objects;
-        this.updates = updates;
         if (warmups < 0) {
             throw new IllegalArgumentException("burst warm-ups (" + warmups + ") < 0");
         }
+        this.objects = objects;
+        this.updates = updates;
         this.warmups = warmups;
     }
 
