@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.regex.Pattern;
 
 /**
  * The mock's dispatcher with one fix: a watch's close is handled off the server's event loop. Every
@@ -117,6 +118,23 @@ public final class WatchClosingOffTheEventLoop extends DecoratingDispatcher {
             cut++;
         }
         return cut;
+    }
+
+    /**
+     * Whether a watch whose path (without its query) matches {@code pathPattern} is open on the
+     * server side now. A client counts its watch as open once it reads the server's upgrade answer,
+     * which the server sends before it registers the watch here, so for a moment the client watches
+     * and {@link #cutOpenWatches} finds nothing to cut.
+     */
+    public boolean watchOpen(Pattern pathPattern) {
+        for (WebSocket watch : openWatches) {
+            String path = watch.request().getPath();
+            int query = path.indexOf('?');
+            if (pathPattern.matcher(query < 0 ? path : path.substring(0, query)).matches()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -31,6 +31,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
 
 /**
  * A fabric8 mock API server in CRUD mode (expectations, when set, win over CRUD) with a client,
@@ -132,6 +133,20 @@ public final class MockCluster implements AutoCloseable {
      */
     public int cutWatches(boolean expire) {
         return dispatcher.cutOpenWatches(expire);
+    }
+
+    /**
+     * {@link #cutWatches} once a watch whose path (without its query) matches {@code pathPattern} is
+     * open on the server side, waiting for it with the usual deadline. An informer says it watches a
+     * moment before the server has registered its watch, and a cut in between finds nothing to cut
+     * (it happened in CI: the informer watched on and the test waited in vain).
+     *
+     * @return how many watches were cut, at least one
+     */
+    public int cutWatchesOnceOpen(String pathPattern, boolean expire) {
+        Pattern pattern = Pattern.compile(pathPattern);
+        Eventually.eventually().until(() -> dispatcher.watchOpen(pattern));
+        return cutWatches(expire);
     }
 
     /** Every request the server received so far (accumulated across calls). */

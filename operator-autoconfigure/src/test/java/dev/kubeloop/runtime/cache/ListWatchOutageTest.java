@@ -54,7 +54,7 @@ class ListWatchOutageTest {
         start();
         try (CapturedLogs logs = CapturedLogs.of(ListWatchMonitor.class, Level.INFO)) {
             Fault outage = cluster.faults().on("GET", WIDGETS).answer(ApiError.internalError());
-            cluster.cutWatches(false);
+            cluster.cutWatchesOnceOpen(WIDGETS, false);
 
             eventually().until(() -> manager.informers().get(0).listWatchFailing());
             // the monitor's thread publishes the state, then writes the line: the order between the two
@@ -93,7 +93,7 @@ class ListWatchOutageTest {
         start();
         try (CapturedLogs logs = CapturedLogs.of(ListWatchMonitor.class, Level.INFO)) {
             cluster.faults().on("GET", WIDGETS).answer(ApiError.notFound());
-            cluster.cutWatches(false);
+            cluster.cutWatchesOnceOpen(WIDGETS, false);
 
             eventually().until(() -> manager.informers().get(0).listWatchFailing());
             eventually().until(() -> !logs.events(Level.WARN, "List/watch failing").isEmpty());
@@ -108,7 +108,7 @@ class ListWatchOutageTest {
         start();
         try (CapturedLogs logs = CapturedLogs.of(ListWatchMonitor.class, Level.INFO)) {
             for (int i = 0; i < 3; i++) {
-                cluster.cutWatches(false);
+                cluster.cutWatchesOnceOpen(WIDGETS, false);
                 eventually().until(() -> manager.informers().get(0).watching());
             }
             cluster.client().resource(Widget.named("ns", "after")).create();

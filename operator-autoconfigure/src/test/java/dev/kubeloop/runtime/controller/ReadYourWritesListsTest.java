@@ -124,7 +124,7 @@ class ReadYourWritesListsTest extends MockClusterTestSupport {
     /** Fails the informer's list and watch requests of ConfigMaps and cuts the open watches: the cache stays as it is. */
     private Fault freezeConfigMapCache() {
         Fault fault = cluster.faults().on("GET", CONFIG_MAP_LIST_AND_WATCH).answer(ApiError.internalError());
-        cluster.cutWatches(false);
+        cluster.cutWatchesOnceOpen(CONFIG_MAP_LIST_AND_WATCH, false);
         return fault;
     }
 

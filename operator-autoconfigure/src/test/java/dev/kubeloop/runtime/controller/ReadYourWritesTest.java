@@ -154,7 +154,7 @@ class ReadYourWritesTest extends MockClusterTestSupport {
     /** Fails the informer's list and watch requests and cuts its open watch: the cache stays as it is. */
     private Fault freezeWidgetCache() {
         Fault fault = cluster.faults().on("GET", WIDGET_LIST_AND_WATCH).answer(ApiError.internalError());
-        cluster.cutWatches(false);
+        cluster.cutWatchesOnceOpen(WIDGET_LIST_AND_WATCH, false);
         return fault;
     }
 
