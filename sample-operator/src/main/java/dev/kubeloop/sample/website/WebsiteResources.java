@@ -22,10 +22,16 @@ import java.util.Map;
  * The objects a Website wants, as apply bodies: only the fields the operator has an opinion on.
  * What the API server defaults (a Deployment's strategy, a container's terminationMessagePath, a
  * Service's clusterIP, a volume's defaultMode) is left to it. Stateless.
+ *
+ * <p>The page's ConfigMap is named by its content ({@link #contentName}), so a pod names the page
+ * it serves: a new page is a new ConfigMap and a new pod template (the pods roll), and the previous
+ * ConfigMap is pruned. A pod that mounted a ConfigMap changed in place would depend on the kubelet's
+ * cache of it: a pod started a moment after a change can mount the previous page, and the kubelet
+ * refreshes it when it syncs the pod, a minute or more later (seen on the CI's real cluster: more
+ * than three minutes).
  */
-final class WebsiteResources {
+public final class WebsiteResources {
 
-    static final String CONTENT_HASH = "sample.kubeloop.dev/content-hash";
     /** The TLS Secret's resourceVersion on the pod template: a rotated certificate rolls the pods. */
     static final String TLS_SECRET_VERSION = "sample.kubeloop.dev/tls-secret-version";
     static final String PAGE_KEY = "index.html";
@@ -45,8 +51,12 @@ final class WebsiteResources {
     private WebsiteResources() {
     }
 
-    static String contentName(Website site) {
-        return site.getMetadata().getName() + "-content";
+    /**
+     * The name of the ConfigMap with the site's page: {@code <site>-content-<16 hex digits of the
+     * page's SHA-256>} (at most 88 characters: a site's name is a DNS label, at most 63).
+     */
+    public static String contentName(Website site) {
+        return site.getMetadata().getName() + "-content-" + hash(html(site));
     }
 
     static Map<String, String> selector(Website site) {
@@ -107,7 +117,6 @@ final class WebsiteResources {
                 .addNewVolume().withName("content").withNewConfigMap().withName(contentName(site)).endConfigMap()
                 .endVolume();
         Map<String, String> annotations = new LinkedHashMap<>();
-        annotations.put(CONTENT_HASH, hash(html(site)));
         if (tlsSecret != null) {
             if (tlsSecret.getMetadata().getResourceVersion() != null) { // known only when Secrets are watched
                 annotations.put(TLS_SECRET_VERSION, tlsSecret.getMetadata().getResourceVersion());
@@ -129,7 +138,8 @@ final class WebsiteResources {
                 .withReplicas(site.getSpec().getReplicas())
                 .withNewSelector().withMatchLabels(selector(site)).endSelector()
                 .withNewTemplate()
-                .withNewMetadata().withLabels(labels(site)).withAnnotations(annotations).endMetadata()
+                .withNewMetadata().withLabels(labels(site)).withAnnotations(annotations.isEmpty() ? null : annotations)
+                .endMetadata()
                 .withSpec(pod.build())
                 .endTemplate()
                 .endSpec().build();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kubeloop.runtime.controller.ControllerStatus;
 import dev.kubeloop.runtime.controller.WriteOperation;
 import dev.kubeloop.sample.website.Website;
+import dev.kubeloop.sample.website.WebsiteResources;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -125,7 +126,7 @@ class ApplyE2ETest {
         String name = site.getMetadata().getName();
         List<HasMetadata> objects = new ArrayList<>();
         objects.add(client.resource(site).get());
-        objects.add(client.configMaps().inNamespace(namespace).withName(name + "-content").get());
+        objects.add(client.configMaps().inNamespace(namespace).withName(WebsiteResources.contentName(site)).get());
         objects.add(client.apps().deployments().inNamespace(namespace).withName(name).get());
         objects.add(client.services().inNamespace(namespace).withName(name).get());
         objects.add(client.configMaps().inNamespace(namespace).withName(Sites.INDEX).get());

@@ -4,6 +4,7 @@ import static dev.kubeloop.sample.e2e.Polls.secondsSince;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubeloop.sample.website.Website;
+import dev.kubeloop.sample.website.WebsiteResources;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -58,22 +59,24 @@ class ForeignObjectE2ETest {
                   ports:
                   - port: 5432
                 """, "create", "-f", "-");
-        kubectl("", "create", "configmap", "payments-content", "--from-literal=settings=theirs");
+        Website wanted = Sites.website(kit.namespace(), "payments", "<h1>pay</h1>");
+        String contentName = WebsiteResources.contentName(wanted); // the page's ConfigMap is named by the page
+        kubectl("", "create", "configmap", contentName, "--from-literal=settings=theirs");
         Service database = client.services().inNamespace(kit.namespace()).withName("payments").get();
-        ConfigMap settings = client.configMaps().inNamespace(kit.namespace()).withName("payments-content").get();
+        ConfigMap settings = client.configMaps().inNamespace(kit.namespace()).withName(contentName).get();
 
         long created = System.nanoTime();
-        Website site = client.resource(Sites.website(kit.namespace(), "payments", "<h1>pay</h1>")).create();
+        Website site = client.resource(wanted).create();
 
-        kit.await("the Website names the ConfigMap in its way", () -> blockedBy(site, "ConfigMap payments-content"));
+        kit.await("the Website names the ConfigMap in its way", () -> blockedBy(site, "ConfigMap " + contentName));
         double configMapNamed = secondsSince(created);
         assertThat(kit.awaitEvent(site, "ForeignObject").getType()).isEqualTo("Warning");
         assertUntouched(settings);
-        assertThat(client.configMaps().inNamespace(kit.namespace()).withName("payments-content").get().getData())
+        assertThat(client.configMaps().inNamespace(kit.namespace()).withName(contentName).get().getData())
                 .containsExactly(Map.entry("settings", "theirs"));
 
         long configMapDeleted = System.nanoTime();
-        kubectl("", "delete", "configmap", "payments-content"); // queues the Website at once: it was in its way
+        kubectl("", "delete", "configmap", contentName); // queues the Website at once: it was in its way
 
         kit.await("the Website names the Service in its way", () -> blockedBy(site, "Service payments"));
         double serviceNamed = secondsSince(configMapDeleted);
@@ -83,7 +86,7 @@ class ForeignObjectE2ETest {
                 .containsExactly(Map.entry("app", "payments-db"));
         // Events are written in the background: the status can name the Service before its Event is stored
         kit.await("a ForeignObject event for each object in the way", () -> inTheWay(site).size() >= 2);
-        assertThat(inTheWay(site)).containsExactlyInAnyOrder("ConfigMap payments-content", "Service payments");
+        assertThat(inTheWay(site)).containsExactlyInAnyOrder("ConfigMap " + contentName, "Service payments");
         System.out.printf(Locale.ROOT, "[reliability] colliding-names: a user's Service and ConfigMap (kubectl create) "
                 + "named like Website payments: 2 takeovers refused (resourceVersions unchanged, no owner reference, "
                 + "no managedFields entry of the operator), ForeignObject Warning events for %s; Ready named the "
@@ -100,25 +103,27 @@ class ForeignObjectE2ETest {
     /** An earlier version of the reconciler applied the ConfigMap without owning it: the field manager proves it its own. */
     @Test
     void anObjectTheOperatorsFieldManagerAppliedIsTakenBack() {
+        Website wanted = Sites.website(kit.namespace(), "legacy", "after");
+        String contentName = WebsiteResources.contentName(wanted);
         kubectl("""
                 apiVersion: v1
                 kind: ConfigMap
                 metadata:
-                  name: legacy-content
+                  name: %s
                 data:
                   index.html: before
-                """, "apply", "--server-side", "--field-manager=" + MANAGER, "-f", "-");
+                """.formatted(contentName), "apply", "--server-side", "--field-manager=" + MANAGER, "-f", "-");
 
         long created = System.nanoTime();
-        Website site = kit.awaitReconciled(client.resource(Sites.website(kit.namespace(), "legacy", "after")).create());
+        Website site = kit.awaitReconciled(client.resource(wanted).create());
         double reconciled = secondsSince(created);
 
-        ConfigMap content = client.configMaps().inNamespace(kit.namespace()).withName("legacy-content").get();
+        ConfigMap content = client.configMaps().inNamespace(kit.namespace()).withName(contentName).get();
         assertThat(content.getData()).containsEntry("index.html", "after");
         assertThat(content.getMetadata().getOwnerReferences()).extracting(OwnerReference::getUid)
                 .containsExactly(site.getMetadata().getUid());
         assertThat(kit.awaitEvent(site, "Adopted").getMessage())
-                .isEqualTo("Adopted ConfigMap legacy-content: this controller applied it before, and its owner "
+                .isEqualTo("Adopted ConfigMap " + contentName + ": this controller applied it before, and its owner "
                         + "reference had been removed");
         System.out.printf(Locale.ROOT, "[reliability] colliding-names adopted: a ConfigMap that the operator's field "
                 + "manager applied before (kubectl apply --server-side --field-manager=%s), without owner reference: "

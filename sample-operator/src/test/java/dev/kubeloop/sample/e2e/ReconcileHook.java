@@ -34,6 +34,10 @@ final class ReconcileHook implements BeanPostProcessor {
         void before(Website site);
 
         void after(Website site);
+
+        /** The reconcile threw {@code error} (it is thrown on to the runtime after this). */
+        default void failed(Website site, Throwable error) {
+        }
     }
 
     /** From now on, {@code around} sees every reconcile. */
@@ -78,7 +82,13 @@ final class ReconcileHook implements BeanPostProcessor {
                 Around seeing = around;
                 if (seeing != null) {
                     seeing.before(site);
-                    Object result = invocation.proceed();
+                    Object result;
+                    try {
+                        result = invocation.proceed();
+                    } catch (Throwable error) {
+                        seeing.failed(site, error);
+                        throw error;
+                    }
                     seeing.after(site);
                     return result;
                 }

@@ -7,6 +7,7 @@ import dev.kubeloop.queue.ItemState;
 import dev.kubeloop.runtime.controller.Controller;
 import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import dev.kubeloop.sample.website.Website;
+import dev.kubeloop.sample.website.WebsiteResources;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -37,25 +38,27 @@ class RetriesExhaustedE2ETest {
 
     @Test
     void aWebsiteThatAlwaysFailsRestsWithStalledUntilWhatIsInItsWayGoes() {
-        client.resource(new ConfigMapBuilder().withNewMetadata().withName("payments-content")
+        Website wanted = Sites.website(kit.namespace(), "payments", "<h1>pay</h1>");
+        String contentName = WebsiteResources.contentName(wanted); // the page's ConfigMap is named by the page
+        client.resource(new ConfigMapBuilder().withNewMetadata().withName(contentName)
                 .withNamespace(kit.namespace()).endMetadata().addToData("settings", "theirs").build()).create();
         Controller<?> controller = kit.controller("website");
         ObjectKey key = ObjectKey.of(kit.namespace(), "payments");
 
-        Website site = client.resource(Sites.website(kit.namespace(), "payments", "<h1>pay</h1>")).create();
+        Website site = client.resource(wanted).create();
 
         kit.await("the Website rests", () -> controller.count(ReconcileOutcome.RETRIES_EXHAUSTED) == 1
                 && controller.state(key) != ItemState.PROCESSING);
         assertThat(controller.state(key)).as("no retry pending").isEqualTo(ItemState.ABSENT);
         assertThat(controller.resting(key)).isTrue();
         assertThat(kit.awaitEvent(site, "RetriesExhausted").getMessage())
-                .contains("Reconcile failed 2 times in a row", "ConfigMap payments-content exists");
+                .contains("Reconcile failed 2 times in a row", "ConfigMap " + contentName + " exists");
         kit.await("Stalled=True next to Ready=False ForeignObject", () ->
                 condition(site, "Stalled").filter(c -> "True".equals(c.getStatus())).isPresent()
                         && condition(site, "Ready").filter(c -> "ForeignObject".equals(c.getReason())).isPresent());
         assertThat(condition(site, "Stalled").orElseThrow().getReason()).isEqualTo("RetriesExhausted");
 
-        client.configMaps().inNamespace(kit.namespace()).withName("payments-content").delete();
+        client.configMaps().inNamespace(kit.namespace()).withName(contentName).delete();
 
         kit.await("Stalled=False", () -> condition(site, "Stalled")
                 .filter(c -> "False".equals(c.getStatus()) && "Recovered".equals(c.getReason())).isPresent());

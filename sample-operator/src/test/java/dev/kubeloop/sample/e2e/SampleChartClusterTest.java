@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -124,8 +125,7 @@ class SampleChartClusterTest {
         assertThat(ready.getStatus().getReadyReplicas()).isEqualTo(2);
         String clusterIp = client.services().inNamespace(namespace).withName("hello").get().getSpec().getClusterIP();
         // kube-proxy writes the Service's rules after the endpoints are ready, on its own time: wait for them
-        LocalCluster.await("the page served through the Service", POD_START,
-                () -> "<h1>hello from a cluster</h1>".equals(fetchOrNull(clusterIp)));
+        awaitServing("the page served through the Service", clusterIp, "<h1>hello from a cluster</h1>");
 
         client.resources(Website.class).inNamespace(namespace).withName("hello")
                 .edit(w -> {
@@ -133,8 +133,7 @@ class SampleChartClusterTest {
                     return w;
                 });
 
-        LocalCluster.await("the edited page served through the Service", POD_START,
-                () -> "<h1>edited</h1>".equals(fetchOrNull(clusterIp)));
+        awaitServing("the edited page served through the Service", clusterIp, "<h1>edited</h1>");
         awaitReady(client.resources(Website.class).inNamespace(namespace).withName("hello").get(), 2);
         for (int i = 0; i < 10; i++) {
             assertThat(fetch(clusterIp)).as("every replica serves the edited page").isEqualTo("<h1>edited</h1>");
@@ -305,8 +304,8 @@ class SampleChartClusterTest {
             Website last = client.resources(Website.class).inNamespace(namespace).withName(name).get();
             awaitReady(last, 1);
             String clusterIp = client.services().inNamespace(namespace).withName(name).get().getSpec().getClusterIP();
-            LocalCluster.await(name + " serving its last page " + last.getSpec().getPage(), POD_START,
-                    () -> last.getSpec().getPage().equals(fetchOrNull(clusterIp)));
+            awaitServing(name + " serving its last page " + last.getSpec().getPage(), clusterIp,
+                    last.getSpec().getPage());
         }
         AuditedWrites writes = AuditedWrites.read(cluster.auditLog(), "system:serviceaccount:" + RELEASE_NAMESPACE
                 + ":" + RELEASE + "-sample-operator", namespace);
@@ -594,7 +593,7 @@ class SampleChartClusterTest {
         for (String name : sites) {
             awaitReady(client.resources(Website.class).inNamespace(namespace).withName(name).get(), 1);
             String clusterIp = client.services().inNamespace(namespace).withName(name).get().getSpec().getClusterIP();
-            LocalCluster.await(name + " serving " + page, POD_START, () -> page.equals(fetchOrNull(clusterIp)));
+            awaitServing(name + " serving " + page, clusterIp, page);
         }
     }
 
@@ -775,6 +774,19 @@ class SampleChartClusterTest {
                 .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         return response.body();
+    }
+
+    /** Waits until the Service at {@code clusterIp} serves {@code page}; on timeout, says what it served last. */
+    private static void awaitServing(String what, String clusterIp, String page) {
+        AtomicReference<String> served = new AtomicReference<>();
+        try {
+            LocalCluster.await(what, POD_START, () -> {
+                served.set(fetchOrNull(clusterIp));
+                return page.equals(served.get());
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; it served " + served.get(), e);
+        }
     }
 
     private static String fetchOrNull(String clusterIp) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.queue.ItemState;
 import dev.kubeloop.sample.website.Website;
+import dev.kubeloop.sample.website.WebsiteResources;
 import dev.kubeloop.sample.website.WebsiteTls;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
@@ -219,7 +220,8 @@ class WebhookE2ETest {
         assertThat(client.resources(Website.class).inNamespace(kit.namespace()).withName("dry").get()).isNull();
         kit.awaitIdle();
         assertThat(kit.controller("website").state(new ObjectKey(kit.namespace(), "dry"))).isEqualTo(ItemState.ABSENT);
-        assertThat(client.configMaps().inNamespace(kit.namespace()).withName("dry-content").get()).isNull();
+        assertThat(client.configMaps().inNamespace(kit.namespace()).withName(WebsiteResources.contentName(dryRun)).get())
+                .isNull();
     }
 
     /** The object as etcd holds it (custom resources are stored as JSON), when the API server is the script's. */

@@ -1,6 +1,7 @@
 package dev.kubeloop.sample.replica;
 
 import dev.kubeloop.sample.website.Website;
+import dev.kubeloop.sample.website.WebsiteResources;
 import dev.kubeloop.sample.website.WebsiteSpec;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -67,7 +68,7 @@ public final class Websites {
         int converged = 0;
         String lagging = null;
         for (Website site : sites) {
-            String problem = lag(site, configMaps.get(site.getMetadata().getName() + "-content"));
+            String problem = lag(site, configMaps.get(WebsiteResources.contentName(site))); // named by the spec's page
             if (problem == null) {
                 converged++;
             } else if (lagging == null) {

@@ -89,11 +89,17 @@ class WebsiteReconcilerTest {
         Website reconciled = kit.awaitReconciled(edited);
 
         assertThat(reconciled.getStatus().getObservedGeneration()).isEqualTo(edited.getMetadata().getGeneration());
-        assertThat(single(kit.owned(reconciled, ConfigMap.class)).getData()).containsEntry("index.html", "v2");
+        // the page's ConfigMap is named by the page: the one of "v1" is pruned, the pods name the new one
+        ConfigMap content = single(kit.owned(reconciled, ConfigMap.class));
+        assertThat(content.getMetadata().getName()).isEqualTo(WebsiteResources.contentName(reconciled))
+                .isNotEqualTo(WebsiteResources.contentName(website("edited", "v1"))).startsWith("edited-content-");
+        assertThat(content.getData()).containsEntry("index.html", "v2");
+        assertThat(kit.awaitEvent(reconciled, "Pruned").getMessage())
+                .startsWith("ConfigMap " + WebsiteResources.contentName(website("edited", "v1")));
         Deployment deployment = single(kit.owned(reconciled, Deployment.class));
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(3);
-        assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
-                .containsEntry(WebsiteResources.CONTENT_HASH, WebsiteResources.hash("v2"));
+        assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes()).singleElement()
+                .satisfies(volume -> assertThat(volume.getConfigMap().getName()).isEqualTo(content.getMetadata().getName()));
     }
 
     @Test
@@ -208,12 +214,14 @@ class WebsiteReconcilerTest {
         Service database = client.resource(new ServiceBuilder().withNewMetadata().withName("payments")
                 .withNamespace(kit.namespace()).endMetadata().withNewSpec().addToSelector("app", "payments-db")
                 .addNewPort().withPort(5432).withProtocol("TCP").endPort().endSpec().build()).create();
-        ConfigMap settings = client.resource(new ConfigMapBuilder().withNewMetadata().withName("payments-content")
+        Website wanted = website("payments", "<h1>pay</h1>");
+        String contentName = WebsiteResources.contentName(wanted); // the page's ConfigMap is named by the page
+        ConfigMap settings = client.resource(new ConfigMapBuilder().withNewMetadata().withName(contentName)
                 .withNamespace(kit.namespace()).endMetadata().addToData("settings", "theirs").build()).create();
 
-        Website site = client.resource(website("payments", "<h1>pay</h1>")).create();
+        Website site = client.resource(wanted).create();
 
-        kit.await("the Website names the ConfigMap in its way", () -> blockedBy(site, "ConfigMap payments-content"));
+        kit.await("the Website names the ConfigMap in its way", () -> blockedBy(site, "ConfigMap " + contentName));
         assertThat(condition(client.resource(site).get(), "Ready").getMessage())
                 .contains("exists and was not applied by controller website", "ApplyOptions.adopt()");
         assertThat(kit.awaitEvent(site, WebsiteReconciler.FOREIGN_OBJECT).getType()).isEqualTo("Warning");

@@ -88,7 +88,7 @@ class WebsiteTlsTest {
         assertThat(site.getStatus().getUrl()).startsWith("https://");
 
         assertThat(kit.owned(site, ConfigMap.class)).extracting(configMap -> configMap.getMetadata().getName())
-                .containsExactlyInAnyOrder("wiki-content", "wiki-tls");
+                .containsExactlyInAnyOrder(WebsiteResources.contentName(site), "wiki-tls");
 
         client.secrets().withName("gone-tls").delete();
 
