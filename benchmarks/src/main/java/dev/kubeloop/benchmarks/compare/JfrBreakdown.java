@@ -205,10 +205,9 @@ public final class JfrBreakdown {
                     || type.startsWith("com.sun.")) {
                 continue;
             }
-            for (Map.Entry<String, String> library : LIBRARIES.entrySet()) {
-                if (type.startsWith(library.getKey())) {
-                    return library.getValue();
-                }
+            String library = libraryOf(type);
+            if (library != null) {
+                return library;
             }
             if (type.startsWith("libjvm")) {
                 return "JVM (JIT, GC, runtime)";
@@ -219,6 +218,16 @@ public final class JfrBreakdown {
             return "other: " + type.substring(0, Math.max(0, type.lastIndexOf('.')));
         }
         return "JDK only";
+    }
+
+    /** The library name of a class outside the JDK, by package prefix; null for one of no library named here. */
+    static String libraryOf(String type) {
+        for (Map.Entry<String, String> library : LIBRARIES.entrySet()) {
+            if (type.startsWith(library.getKey())) {
+                return library.getValue();
+            }
+        }
+        return null;
     }
 
     private static void table(String title, Map<String, Integer> counts, int total, int limit) {
