@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kubeloop.sample.replica.OperatorProcess;
 import dev.kubeloop.sample.replica.ReconcileJournal;
 import dev.kubeloop.sample.website.Website;
+import dev.kubeloop.sample.website.WebsiteResources;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -142,8 +143,8 @@ class PausedReplicaE2ETest {
             assertThat(running(paused, key)).as(paused + " paused while its reconcile of " + key + " is in flight "
                     + "(it waits " + RECONCILE_DELAY + " before writing)").isTrue();
             Website newer = edit(site, "round-" + number + "-after-takeover");
-            await(other.instance() + " took over and reconciled generation " + newer.getMetadata().getGeneration(),
-                    TAKEOVER, () -> converged(newer) && idle(other, key));
+            await(other.instance() + " took over and reconciled generation " + newer.getMetadata().getGeneration()
+                    + ", its pruning done", TAKEOVER, () -> converged(newer) && idle(other, key) && onlyWantedPage(newer));
             Map<String, String> before = versions(site);
             long pausedMillis = (System.nanoTime() - pausedAt) / 1_000_000;
             paused.resume();
@@ -178,6 +179,21 @@ class PausedReplicaE2ETest {
         Website latest = client.resource(site).get();
         return latest != null && latest.getStatus() != null
                 && Objects.equals(latest.getMetadata().getGeneration(), latest.getStatus().getObservedGeneration());
+    }
+
+    /**
+     * Whether the Website's only page ConfigMap is the one its spec's page names: the previous page's,
+     * which the reconcile no longer applies, is pruned. The journal says a reconcile ended when the
+     * reconciler returned; the runtime prunes after that, so a snapshot taken at the journal's word
+     * alone could miss the taking-over replica's own prune and blame it on the resumed one.
+     */
+    private boolean onlyWantedPage(Website site) {
+        Website latest = client.resource(site).get();
+        String wanted = WebsiteResources.contentName(latest);
+        return client.configMaps().inNamespace(kit.namespace()).list().getItems().stream()
+                .map(configMap -> configMap.getMetadata().getName())
+                .filter(name -> name.startsWith(site.getMetadata().getName() + "-content-"))
+                .allMatch(wanted::equals);
     }
 
     /** The resourceVersion of every object a reconcile of the Website may write (its own, the index), by kind and name. */
