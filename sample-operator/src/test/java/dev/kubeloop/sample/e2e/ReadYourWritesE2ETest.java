@@ -2,6 +2,7 @@ package dev.kubeloop.sample.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeloop.runtime.Causes;
 import dev.kubeloop.runtime.controller.ControllerStatus;
 import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import dev.kubeloop.runtime.controller.WriteOperation;
@@ -9,9 +10,8 @@ import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -173,7 +173,7 @@ class ReadYourWritesE2ETest {
 
         @Override
         public void failed(Website site, Throwable error) {
-            if (!conflict(error)) {
+            if (Causes.status(error, 409).isEmpty()) {
                 return;
             }
             Website now = client.resource(site).get();
@@ -186,15 +186,6 @@ class ReadYourWritesE2ETest {
                             + ", still the server's: " + error);
                 }
             }
-        }
-
-        private static boolean conflict(Throwable error) {
-            for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-                if (cause instanceof KubernetesClientException client && client.getCode() == 409) {
-                    return true;
-                }
-            }
-            return false;
         }
 
         private record Written(Long observedGeneration, boolean finalizer) {
