@@ -8,6 +8,7 @@ import dev.kubeloop.runtime.controller.ReconcileOutcome;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -130,14 +131,18 @@ class KubeloopTestKitTest {
         kit.awaitReconciled(client.resource(edited).update());
         kit.awaitIdle();
 
-        assertThat(kit.journal().keysSince(before)).as("only the edited Gadget was reconciled")
+        // the class's other tests leave Gadgets that always fail in the namespace, retried with backoff
+        // whenever it comes due (awaitIdle does not wait for a delayed retry): this test's are these two
+        List<ObjectKey> mine = List.of(ObjectKey.of(quiet), ObjectKey.of(edited));
+        assertThat(kit.journal().keysSince(before)).filteredOn(mine::contains).as("only the edited Gadget was reconciled")
                 .containsExactly(ObjectKey.of(edited));
-        assertThat(kit.journal().since(before)).allSatisfy(entry -> {
-            assertThat(entry.controller()).isEqualTo("gadget");
-            assertThat(entry.outcome()).isEqualTo(ReconcileOutcome.SUCCESS);
-            assertThat(entry.attempt()).isEqualTo(1);
-            assertThat(entry.error()).isNull();
-        });
+        assertThat(kit.journal().since(before)).filteredOn(entry -> mine.contains(entry.key())).isNotEmpty()
+                .allSatisfy(entry -> {
+                    assertThat(entry.controller()).isEqualTo("gadget");
+                    assertThat(entry.outcome()).isEqualTo(ReconcileOutcome.SUCCESS);
+                    assertThat(entry.attempt()).isEqualTo(1);
+                    assertThat(entry.error()).isNull();
+                });
         assertThat(kit.journal().of(quiet)).isNotEmpty().noneMatch(entry -> kit.journal().since(before).contains(entry));
     }
 
