@@ -1,10 +1,7 @@
 package dev.kubeloop.autoconfigure;
 
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
-import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.env.Environment;
-import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * A condition on one boolean property with a default, read with {@link BooleanConditionProperty}
@@ -14,7 +11,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * pod looks healthy. Each Kubeloop switch is a subclass that only names its property, its default
  * and what leaving it out means. Stateless.
  */
-public abstract class OnBooleanPropertyCondition extends SpringBootCondition {
+public abstract class OnBooleanPropertyCondition extends SwitchCondition {
 
     private final String property;
     private final boolean whenUnset;
@@ -32,8 +29,8 @@ public abstract class OnBooleanPropertyCondition extends SpringBootCondition {
     }
 
     @Override
-    public final ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        boolean on = isOn(context.getEnvironment());
+    public final ConditionOutcome decide(Environment environment) {
+        boolean on = isOn(environment);
         String said = whenUnset ? (on ? " is not false" : " is false") : (on ? " is true" : " is not true");
         return on ? ConditionOutcome.match(property + said) : ConditionOutcome.noMatch(property + said);
     }

@@ -24,7 +24,7 @@ final class CompareOptions {
 
     static final List<String> ALL_SCENARIOS = List.of("coldstart", "burst", "latency", "priority", "memory", "startup");
     static final List<String> ALL_CONTENDERS = List.of("bound", "bound+patch", "kubeloop", "josdk", "spring-boot",
-            "kubeloop+trace10", "kubeloop+trace100");
+            "kubeloop+trace10", "kubeloop+trace100", "kubeloop+spring-aot");
 
     static final String USAGE = """
             Usage: java -cp benchmarks/target/benchmarks.jar dev.kubeloop.benchmarks.compare.CompareMain [--flag=value...]
@@ -89,7 +89,12 @@ final class CompareOptions {
             if (!arg.startsWith("--") || eq < 0) {
                 throw new IllegalArgumentException("expected --flag=value, got " + arg + "\n\n" + USAGE);
             }
-            options.values.put(arg.substring(2, eq), arg.substring(eq + 1));
+            String flag = arg.substring(2, eq);
+            if (!USAGE.contains("--" + flag + "=")) {
+                // a misspelt flag would otherwise run the full-size default it meant to change
+                throw new IllegalArgumentException("unknown flag --" + flag + "\n\n" + USAGE);
+            }
+            options.values.put(flag, arg.substring(eq + 1));
         }
         return options;
     }

@@ -1,14 +1,12 @@
 package dev.kubeloop.autoconfigure.leader;
 
 import dev.kubeloop.autoconfigure.BooleanConditionProperty;
+import dev.kubeloop.autoconfigure.SwitchCondition;
 import dev.kubeloop.autoconfigure.sharding.OnShardingCondition;
 import dev.kubeloop.leader.LeaderElectionSettings;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.cloud.CloudPlatform;
-import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.env.Environment;
-import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Leader election is on when {@code kubeloop.leader-election.enabled} says so; when the property is
@@ -16,13 +14,12 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * {@code spring.main.cloud-platform=kubernetes}), since that is where replicas run. Never while
  * {@code kubeloop.sharding.enabled} is true: sharded replicas all work, each on its share.
  */
-final class OnLeaderElectionCondition extends SpringBootCondition {
+final class OnLeaderElectionCondition extends SwitchCondition {
 
     private static final String PROPERTY = LeaderElectionSettings.ENABLED.property();
 
     @Override
-    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        Environment environment = context.getEnvironment();
+    public ConditionOutcome decide(Environment environment) {
         OnShardingCondition sharding = new OnShardingCondition();
         if (sharding.isOn(environment)) {
             // sharding replaces leader election; both set explicitly fails in ShardingFactory, naming them

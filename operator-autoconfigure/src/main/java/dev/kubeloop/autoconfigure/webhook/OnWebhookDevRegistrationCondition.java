@@ -1,13 +1,11 @@
 package dev.kubeloop.autoconfigure.webhook;
 
 import dev.kubeloop.autoconfigure.OnBooleanPropertyCondition;
+import dev.kubeloop.autoconfigure.SwitchCondition;
 import dev.kubeloop.runtime.KubeloopConfigurationException;
 import dev.kubeloop.webhook.WebhookSettings;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
-import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.env.Environment;
-import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * {@code kubeloop.webhook.dev-registration.enabled} is true, and then the webhook server must be on.
@@ -16,7 +14,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * never calling the webhooks without a word, so start-up fails naming both properties. A value that
  * is not a boolean fails start-up naming the property. Stateless.
  */
-final class OnWebhookDevRegistrationCondition extends SpringBootCondition {
+final class OnWebhookDevRegistrationCondition extends SwitchCondition {
 
     private static final String SWITCH = WebhookSettings.DEV_REGISTRATION.property();
     private static final String SERVER = WebhookSettings.ENABLED.property();
@@ -25,8 +23,7 @@ final class OnWebhookDevRegistrationCondition extends SpringBootCondition {
     private final OnBooleanPropertyCondition server = new OnWebhookServerEnabledCondition();
 
     @Override
-    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        Environment environment = context.getEnvironment();
+    public ConditionOutcome decide(Environment environment) {
         if (!registration.isOn(environment)) {
             return ConditionOutcome.noMatch(SWITCH + " is not true");
         }

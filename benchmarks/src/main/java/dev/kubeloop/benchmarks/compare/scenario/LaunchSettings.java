@@ -2,6 +2,7 @@ package dev.kubeloop.benchmarks.compare.scenario;
 
 import dev.kubeloop.benchmarks.compare.contender.ContenderMain;
 import dev.kubeloop.benchmarks.compare.contender.StatusWrite;
+import dev.kubeloop.benchmarks.compare.contender.kubeloop.KubeloopContender;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,6 +49,11 @@ public record LaunchSettings(String heap, int workers, Path outDir, Set<String> 
             // the cache when it exits (in a child JVM of its own, which the launcher waits for)
             command.add((Files.exists(aotCache(contender)) ? "-XX:AOTCache=" : "-XX:AOTCacheOutput=")
                     + aotCache(contender).toAbsolutePath());
+        }
+        if (contender.equals(KubeloopContender.SPRING_AOT)) {
+            // the bean definitions and initializer Spring AOT generated when the benchmarks were built, instead
+            // of configuration classes parsed and conditions evaluated at start-up
+            command.add("-Dspring.aot.enabled=true");
         }
         if (jfrContenders.contains(contender)) {
             command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="

@@ -2,6 +2,8 @@ package dev.kubeloop.benchmarks.compare.contender.kubeloop;
 
 import dev.kubeloop.benchmarks.compare.contender.ClientFactory;
 import dev.kubeloop.benchmarks.compare.contender.ContenderOptions;
+import dev.kubeloop.benchmarks.compare.contender.ReconcileProbe;
+import dev.kubeloop.benchmarks.compare.contender.StatusWrite;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -13,6 +15,16 @@ import org.springframework.context.annotation.Bean;
  */
 @SpringBootApplication
 public class KubeloopBenchApp {
+
+    /**
+     * For Spring's AOT processing only ({@code SpringApplicationAotProcessor} runs an application's
+     * main and stops it before the refresh): the contender as {@link KubeloopContender} starts it.
+     */
+    public static void main(String[] args) {
+        ContenderOptions options = new ContenderOptions("kubeloop", "https://aot.invalid", "aot", 4, false, 0,
+                StatusWrite.SSA);
+        KubeloopContender.application(options, new ReconcileProbe(null), -1).run(args);
+    }
 
     @Bean(destroyMethod = "close")
     KubernetesClient kubernetesClient(ContenderOptions options) {

@@ -27,8 +27,16 @@ import org.springframework.context.ConfigurableApplicationContext;
  * "kubeloop+trace100" trace with sampling 0.1 and 1.0. Spans are finished in process and exported
  * nowhere (no reporter): the cost measured is Kubeloop's observations, Brave's spans, the MDC and
  * the propagation headers, not an exporter's encoding and sending.
+ *
+ * <p>"kubeloop+spring-aot" is "kubeloop" started with {@code -Dspring.aot.enabled=true}: from the
+ * bean definitions and initializer that Spring AOT generated for {@link KubeloopBenchApp} when the
+ * benchmarks were built ({@code process-aot} in their pom), as an application built with
+ * {@code spring-boot-maven-plugin}'s {@code process-aot} starts.
  */
 public final class KubeloopContender implements Contender {
+
+    /** The contender started from the code Spring AOT generated at build time. */
+    public static final String SPRING_AOT = "kubeloop+spring-aot";
 
     /**
      * Spring Boot's tracing auto-configurations, excluded where a contender stands for an
@@ -62,11 +70,24 @@ public final class KubeloopContender implements Contender {
     @Override
     public void start() {
         BufferingApplicationStartup startupSteps = StartupSteps.recorderIfEnabled();
-        SpringApplicationBuilder builder = new SpringApplicationBuilder(KubeloopBenchApp.class);
+        SpringApplicationBuilder builder = application(options, probe, sampling);
         if (startupSteps != null) {
             builder.applicationStartup(startupSteps);
         }
-        context = builder
+        context = builder.run();
+        if (startupSteps != null) {
+            StartupSteps.print(startupSteps);
+        }
+    }
+
+    /**
+     * The contender's application, also what {@link KubeloopBenchApp#main} hands Spring's AOT
+     * processing: the same properties decide the same conditions at build time.
+     */
+    static SpringApplicationBuilder application(ContenderOptions options, ReconcileProbe probe, double sampling) {
+        return new SpringApplicationBuilder(KubeloopBenchApp.class)
+                // names the class whose generated initializer AOT mode loads (not ContenderMain, whose main runs)
+                .main(KubeloopBenchApp.class)
                 .web(WebApplicationType.NONE)
                 .bannerMode(Banner.Mode.OFF)
                 .logStartupInfo(false)
@@ -74,14 +95,10 @@ public final class KubeloopContender implements Contender {
                     applicationContext.getBeanFactory().registerSingleton("reconcileProbe", probe);
                     applicationContext.getBeanFactory().registerSingleton("contenderOptions", options);
                 })
-                .properties(properties())
-                .run();
-        if (startupSteps != null) {
-            StartupSteps.print(startupSteps);
-        }
+                .properties(properties(options, sampling));
     }
 
-    private String[] properties() {
+    private static String[] properties(ContenderOptions options, double sampling) {
         List<String> properties = new ArrayList<>(List.of(
                 "kubeloop.reconcilers.benchresource.namespaces=" + options.namespace(),
                 "kubeloop.reconcilers.benchresource.workers=" + options.workers(),
