@@ -5,6 +5,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -31,7 +32,7 @@ public final class SwitchDecisions {
     private final Map<String, Decision> decisions = new TreeMap<>();
 
     /** A switch's decision: on or off, and what decided it. */
-    public record Decision(boolean on, String message) {
+    record Decision(boolean on, String message) {
     }
 
     static void record(@Nullable ConfigurableListableBeanFactory beanFactory, Class<?> condition,
@@ -46,12 +47,12 @@ public final class SwitchDecisions {
                 .put(condition.getName(), new Decision(outcome.isMatch(), outcome.getMessage()));
     }
 
-    /** The decisions recorded in the bean factory, by condition class name; empty if none. */
-    static Map<String, Decision> recordedIn(ConfigurableListableBeanFactory beanFactory) {
+    /** A copy of the decisions recorded in the bean factory, sorted by condition class name; empty if none. */
+    static SortedMap<String, Decision> recordedIn(ConfigurableListableBeanFactory beanFactory) {
         if (!beanFactory.containsSingleton(BEAN_NAME)) {
-            return Map.of();
+            return new TreeMap<>();
         }
-        return Map.copyOf(((SwitchDecisions) beanFactory.getSingleton(BEAN_NAME)).decisions);
+        return new TreeMap<>(((SwitchDecisions) beanFactory.getSingleton(BEAN_NAME)).decisions);
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.kubeloop.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import javax.lang.model.element.Modifier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aot.generate.GeneratedMethod;
@@ -26,7 +25,7 @@ final class SwitchDecisionsAotProcessor implements BeanFactoryInitializationAotP
     @Override
     public @Nullable BeanFactoryInitializationAotContribution processAheadOfTime(
             ConfigurableListableBeanFactory beanFactory) {
-        Map<String, SwitchDecisions.Decision> decisions = new TreeMap<>(SwitchDecisions.recordedIn(beanFactory));
+        Map<String, SwitchDecisions.Decision> decisions = SwitchDecisions.recordedIn(beanFactory);
         if (decisions.isEmpty()) {
             return null;
         }
