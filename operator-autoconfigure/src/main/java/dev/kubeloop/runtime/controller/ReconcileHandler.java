@@ -350,6 +350,12 @@ final class ReconcileHandler<T extends HasMetadata> {
             case SUCCESS, REQUEUE, REQUEUE_AFTER -> {
                 refusals.succeeded(key, retries);
                 blockers.forget(key);
+                // controller-runtime's "Reconcile successful" (its debug level): which keys ran, when, and on what
+                if (log.isDebugEnabled()) {
+                    log.debug("Reconciled: controller={} key={} outcome={} delay={} took={}ms resourceVersion={}",
+                            config.name(), key, report.outcome(), report.delay(), report.duration().toMillis(),
+                            object == null ? null : object.getMetadata().getResourceVersion());
+                }
             }
             case CONFLICT -> log.debug("Conflict, requeued: controller={} key={} retry={}: {}", config.name(), key,
                     retries, error.getMessage());

@@ -114,6 +114,7 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
             context.apply(WebsiteResources.tlsConfig(site)); // not applied without TLS: then pruned
         }
         Deployment deployment = context.apply(WebsiteResources.deployment(site, tlsSecret));
+        keepEarlierPagesWhileRollingOut(site, deployment, context);
         context.apply(WebsiteResources.service(site, tls));
         String url = WebsiteResources.url(site, tls);
         WebsiteIndex.put(site, url, context);
@@ -158,6 +159,26 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
             WebsiteIndex.remove(site, context);
         }
         return Result.done();
+    }
+
+    /**
+     * The earlier pages' ConfigMaps stay (applied as they are, so not pruned) while the Deployment
+     * still runs pods of an earlier template, which mount them; the first reconcile after the
+     * rollout (queued by the Deployment's status) applies only the current page, and the rest are
+     * pruned. Only what the cache holds of this site's own ConfigMaps is read.
+     */
+    private static void keepEarlierPagesWhileRollingOut(Website site, Deployment deployment,
+            ReconcileContext<Website> context) {
+        if (WebsiteResources.rolledOut(deployment)) {
+            return;
+        }
+        String current = WebsiteResources.contentName(site);
+        for (ConfigMap owned : context.owned(ConfigMap.class)) {
+            String name = owned.getMetadata().getName();
+            if (!name.equals(current) && WebsiteResources.isPage(site, name)) {
+                context.apply(WebsiteResources.earlierPage(site, owned));
+            }
+        }
     }
 
     /** A Secret known by name only (not watched): assumed to exist; nginx's pods wait for it. */

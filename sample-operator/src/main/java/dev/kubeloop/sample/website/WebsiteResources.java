@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -25,10 +26,12 @@ import java.util.Map;
  *
  * <p>The page's ConfigMap is named by its content ({@link #contentName}), so a pod names the page
  * it serves: a new page is a new ConfigMap and a new pod template (the pods roll), and the previous
- * ConfigMap is pruned. A pod that mounted a ConfigMap changed in place would depend on the kubelet's
- * cache of it: a pod started a moment after a change can mount the previous page, and the kubelet
- * refreshes it when it syncs the pod, a minute or more later (seen on the CI's real cluster: more
- * than three minutes).
+ * ConfigMap is pruned once the rollout replaced every pod that mounts it ({@link #earlierPage},
+ * {@link #rolledOut}): pruned at once, the old pods' volume fails to mount again when the kubelet
+ * syncs them (a FailedMount Warning on each; seen on the CI's real cluster). A pod that mounted a
+ * ConfigMap changed in place would depend on the kubelet's cache of it: a pod started a moment
+ * after a change can mount the previous page, and the kubelet refreshes it when it syncs the pod, a
+ * minute or more later (seen on the CI's real cluster: more than three minutes).
  */
 public final class WebsiteResources {
 
@@ -91,6 +94,40 @@ public final class WebsiteResources {
     static ConfigMap content(Website site) {
         return new ConfigMapBuilder().withMetadata(metadata(site, contentName(site))).addToData(PAGE_KEY, html(site))
                 .build();
+    }
+
+    /**
+     * An earlier page's ConfigMap ({@code page}, as cached), applied as it is so that pruning keeps it
+     * while pods of an earlier template may still mount it; nothing is sent (the same body as before).
+     */
+    static ConfigMap earlierPage(Website site, ConfigMap page) {
+        return new ConfigMapBuilder().withMetadata(metadata(site, page.getMetadata().getName()))
+                .withData(page.getData()).build();
+    }
+
+    /** Whether {@code name} is one of the site's page ConfigMaps, the current one or an earlier one. */
+    static boolean isPage(Website site, String name) {
+        return name.startsWith(site.getMetadata().getName() + "-content-");
+    }
+
+    /**
+     * Whether no pod of an earlier template is left ({@code kubectl rollout status}'s test, but
+     * availability): the Deployment controller has seen the latest template and every pod it counts
+     * runs it. A Deployment the controller has not seen yet (no observedGeneration: just created, or
+     * on a test server without a controller) has no pods, of any template.
+     */
+    static boolean rolledOut(Deployment deployment) {
+        DeploymentStatus status = deployment.getStatus();
+        if (status == null || status.getObservedGeneration() == null) {
+            return true;
+        }
+        Long generation = deployment.getMetadata().getGeneration();
+        boolean seen = generation == null || status.getObservedGeneration() >= generation;
+        return seen && count(status.getReplicas()) == count(status.getUpdatedReplicas());
+    }
+
+    private static int count(Integer replicas) {
+        return replicas == null ? 0 : replicas;
     }
 
     /**

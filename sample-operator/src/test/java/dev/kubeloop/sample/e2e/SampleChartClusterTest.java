@@ -75,6 +75,8 @@ class SampleChartClusterTest {
                 .set("replicaCount", "1").set("webhooks.enabled", "true")
                 // the scenarios make namespaces of their own: the cluster-wide install (an explicit value since issue 26)
                 .set("watchAllNamespaces", "true")
+                // one line per reconcile in the operator's log, which a failing wait keeps (awaitReady)
+                .set("jvm.extraOptions", "-Dlogging.level.dev.kubeloop.runtime.controller.Controller=DEBUG")
                 .waitReady().withTimeout(300).call();
     }
 
@@ -138,6 +140,10 @@ class SampleChartClusterTest {
         for (int i = 0; i < 10; i++) {
             assertThat(fetch(clusterIp)).as("every replica serves the edited page").isEqualTo("<h1>edited</h1>");
         }
+        // kept while pods of the first page ran (WebsiteReconcilerTest), and pruned once the rollout replaced them
+        LocalCluster.await("the first page's ConfigMap pruned after the rollout", POD_START, () ->
+                client.configMaps().inNamespace(namespace).list().getItems().stream()
+                        .filter(page -> page.getMetadata().getName().startsWith("hello-content-")).count() == 1);
     }
 
     @Test
@@ -743,14 +749,28 @@ class SampleChartClusterTest {
     private static Website awaitReady(Website site, int replicas) {
         var resource = client.resources(Website.class).inNamespace(site.getMetadata().getNamespace())
                 .withName(site.getMetadata().getName());
-        LocalCluster.await(site.getMetadata().getName() + ": readyReplicas " + replicas + " and Ready=True", POD_START,
-                () -> {
-                    Website now = resource.get();
-                    return now.getStatus() != null && Integer.valueOf(replicas).equals(now.getStatus().getReadyReplicas())
-                            && Objects.equals(now.getStatus().getObservedGeneration(), now.getMetadata().getGeneration())
-                            && now.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready")
-                                    && c.getStatus().equals("True"));
-                });
+        try {
+            LocalCluster.await(site.getMetadata().getName() + ": readyReplicas " + replicas + " and Ready=True",
+                    POD_START, () -> {
+                        Website now = resource.get();
+                        return now.getStatus() != null
+                                && Integer.valueOf(replicas).equals(now.getStatus().getReadyReplicas())
+                                && Objects.equals(now.getStatus().getObservedGeneration(),
+                                        now.getMetadata().getGeneration())
+                                && now.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready")
+                                        && c.getStatus().equals("True"));
+                    });
+        } catch (AssertionError e) {
+            // what the operator saw and logged, now: a later test may replace its Pod, and its log with it
+            LocalCluster.keepLogs(client, Path.of("target/cluster-logs/when-" + site.getMetadata().getNamespace()
+                    + "-" + site.getMetadata().getName() + "-was-not-ready"));
+            var deployment = client.apps().deployments().inNamespace(site.getMetadata().getNamespace())
+                    .withName(site.getMetadata().getName()).get();
+            throw new AssertionError(e.getMessage() + "; the Website: generation "
+                    + resource.get().getMetadata().getGeneration() + ", status " + resource.get().getStatus()
+                    + "; its Deployment: generation " + (deployment == null ? null
+                            : deployment.getMetadata().getGeneration() + ", status " + deployment.getStatus()), e);
+        }
         return resource.get();
     }
 

@@ -102,6 +102,62 @@ class WebsiteReconcilerTest {
                 .satisfies(volume -> assertThat(volume.getConfigMap().getName()).isEqualTo(content.getMetadata().getName()));
     }
 
+    /**
+     * A new page rolls the pods; the earlier page's ConfigMap stays while pods of the earlier
+     * template may mount it (pruned then, their volume would fail to mount again), and is pruned
+     * once the rollout replaced them all. The test writes the Deployment's status as the Deployment
+     * controller does during a rollout with one surge pod.
+     */
+    @Test
+    void anEarlierPageStaysUntilTheRolloutReplacedEveryPodThatMountsIt() {
+        Website site = kit.awaitReconciled(client.resource(website("rolling", "v1")).create());
+        Deployment first = single(kit.owned(site, Deployment.class));
+        rollout(first, first.getMetadata().getGeneration(), 1, 1); // rolled out: one pod, of the first page
+        String v1 = WebsiteResources.contentName(site);
+
+        kit.await("the rolled-out status reconciled", () -> Integer.valueOf(1).equals(
+                client.resource(site).get().getStatus().getReadyReplicas()));
+        Website latest = client.resource(site).get();
+        latest.getSpec().setPage("v2");
+        Website edited = kit.awaitReconciled(client.resource(latest).update());
+        String v2 = WebsiteResources.contentName(edited);
+        Deployment rolling = single(kit.owned(edited, Deployment.class));
+        assertThat(rolling.getMetadata().getGeneration()).isGreaterThan(first.getMetadata().getGeneration());
+        assertThat(pages(edited)).as("while the controller has not seen the new template")
+                .containsExactlyInAnyOrder(v1, v2);
+
+        rollout(rolling, rolling.getMetadata().getGeneration(), 2, 1); // the surge pod runs v2, the old one v1
+        kit.await("the rollout's status reconciled", () -> Integer.valueOf(2).equals(
+                client.resource(edited).get().getStatus().getReadyReplicas()));
+        kit.awaitIdle();
+        assertThat(pages(edited)).as("while a pod of the first page runs").containsExactlyInAnyOrder(v1, v2);
+        assertThat(kit.eventReasons(edited)).doesNotContain("Pruned");
+
+        rollout(rolling, rolling.getMetadata().getGeneration(), 1, 1); // the old pod is gone
+
+        kit.await("the first page pruned once no pod mounts it", () -> pages(edited).equals(List.of(v2)));
+        assertThat(kit.awaitEvent(edited, "Pruned").getMessage()).startsWith("ConfigMap " + v1);
+    }
+
+    private List<String> pages(Website site) {
+        return kit.owned(site, ConfigMap.class).stream().map(page -> page.getMetadata().getName())
+                .filter(name -> WebsiteResources.isPage(site, name)).sorted().toList();
+    }
+
+    /** The Deployment controller's status for {@code generation}: {@code pods} running, {@code updated} of the latest template. */
+    private void rollout(Deployment deployment, Long generation, int pods, int updated) {
+        client.apps().deployments().withName(deployment.getMetadata().getName()).editStatus(current -> {
+            DeploymentStatus status = new DeploymentStatus();
+            status.setObservedGeneration(generation);
+            status.setReplicas(pods);
+            status.setUpdatedReplicas(updated);
+            status.setReadyReplicas(pods);
+            status.setAvailableReplicas(pods);
+            current.setStatus(status);
+            return current;
+        });
+    }
+
     @Test
     void aDeletedOrEditedOwnedObjectIsRepaired() {
         Website site = kit.awaitReconciled(client.resource(website("repaired", "page")).create());
@@ -329,15 +385,9 @@ class WebsiteReconcilerTest {
         return site;
     }
 
+    /** What the Deployment controller and kubelets report once {@code ready} pods of its template run. */
     private void markPodsReady(Deployment deployment, int ready) {
-        client.apps().deployments().withName(deployment.getMetadata().getName()).editStatus(current -> {
-            DeploymentStatus status = new DeploymentStatus();
-            status.setReplicas(ready);
-            status.setReadyReplicas(ready);
-            status.setAvailableReplicas(ready);
-            current.setStatus(status);
-            return current;
-        });
+        rollout(deployment, deployment.getMetadata().getGeneration(), ready, ready);
     }
 
     private static Condition condition(Website site, String type) {
