@@ -187,8 +187,10 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
     }
 
     /**
-     * Status from what the apply returned: the Deployment's ready replicas decide Ready and
-     * Progressing; a missing TLS Secret ({@code tlsProblem}) keeps the site from being Ready.
+     * Status from what the apply returned: the Deployment's ready replicas decide Ready; Progressing
+     * also stays True while the Deployment still runs pods of an earlier template (a new page rolls
+     * out, with enough ready pods all along); a missing TLS Secret ({@code tlsProblem}) keeps the site
+     * from being Ready.
      */
     private void observe(Website site, Deployment deployment, String url, String tlsProblem) {
         int desired = site.getSpec().getReplicas() == null ? 1 : site.getSpec().getReplicas();
@@ -205,7 +207,9 @@ public class WebsiteReconciler implements ResourceReconciler<Website>, Cleaner<W
             condition(site, READY, available, desired == 0 ? "ScaledToZero" : available ? "Available"
                     : "ReplicasNotReady", progress);
         }
-        condition(site, PROGRESSING, !available, available ? "Complete" : "RollingOut", progress);
+        boolean complete = available && WebsiteResources.rolledOut(deployment);
+        condition(site, PROGRESSING, !complete, complete ? "Complete" : "RollingOut",
+                available && !complete ? progress + ", pods of an earlier template still running" : progress);
     }
 
     /**

@@ -132,11 +132,18 @@ class WebsiteReconcilerTest {
         kit.awaitIdle();
         assertThat(pages(edited)).as("while a pod of the first page runs").containsExactlyInAnyOrder(v1, v2);
         assertThat(kit.eventReasons(edited)).doesNotContain("Pruned");
+        Website midway = client.resource(edited).get();
+        assertThat(condition(midway, "Ready").getStatus()).isEqualTo("True"); // enough pods serve all along
+        assertThat(condition(midway, "Progressing").getStatus()).isEqualTo("True");
+        assertThat(condition(midway, "Progressing").getMessage()).endsWith("pods of an earlier template still running");
 
         rollout(rolling, rolling.getMetadata().getGeneration(), 1, 1); // the old pod is gone
 
         kit.await("the first page pruned once no pod mounts it", () -> pages(edited).equals(List.of(v2)));
         assertThat(kit.awaitEvent(edited, "Pruned").getMessage()).startsWith("ConfigMap " + v1);
+        kit.await("the rollout complete", () -> "False".equals(
+                condition(client.resource(edited).get(), "Progressing").getStatus()));
+        assertThat(condition(client.resource(edited).get(), "Progressing").getReason()).isEqualTo("Complete");
     }
 
     private List<String> pages(Website site) {
