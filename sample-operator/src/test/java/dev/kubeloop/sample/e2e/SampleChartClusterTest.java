@@ -137,6 +137,11 @@ class SampleChartClusterTest {
 
         awaitServing("the edited page served through the Service", clusterIp, "<h1>edited</h1>");
         awaitReady(client.resources(Website.class).inNamespace(namespace).withName("hello").get(), 2);
+        // Ready holds with two ready pods of either page; the rollout is over when no pod of the first is left
+        LocalCluster.await("hello: Progressing=False (Complete), the rollout over", POD_START, () ->
+                client.resources(Website.class).inNamespace(namespace).withName("hello").get().getStatus()
+                        .condition("Progressing").filter(c -> "False".equals(c.getStatus())
+                                && "Complete".equals(c.getReason())).isPresent());
         for (int i = 0; i < 10; i++) {
             assertThat(fetch(clusterIp)).as("every replica serves the edited page").isEqualTo("<h1>edited</h1>");
         }
