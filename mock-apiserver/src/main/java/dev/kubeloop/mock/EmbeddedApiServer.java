@@ -53,7 +53,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
         KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(List.of());
         SetBasedSelectors.install(crud); // key in (a,b): what a sharded operator's caches select with
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new DiscoveryDispatcher(new ServerSideApplyDispatcher(new WatchClosingOffTheEventLoop(crud, crud))), false);
+                new DiscoveryDispatcher(new ServerSideApplyDispatcher(
+                new DeletePreconditionsDispatcher(new WatchClosingOffTheEventLoop(crud, crud)))), false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         client = server.createClient();
     }

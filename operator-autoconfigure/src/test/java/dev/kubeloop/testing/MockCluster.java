@@ -1,6 +1,7 @@
 package dev.kubeloop.testing;
 
 import dev.kubeloop.mock.WatchClosingOffTheEventLoop;
+import dev.kubeloop.mock.DeletePreconditionsDispatcher;
 import dev.kubeloop.mock.ServerSideApplyDispatcher;
 import dev.kubeloop.mock.SetBasedSelectors;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -60,7 +61,7 @@ public final class MockCluster implements AutoCloseable {
         SetBasedSelectors.install(mixed); // key in (a,b): what sharded caches select their buckets with
         dispatcher = new WatchClosingOffTheEventLoop(mixed);
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new FaultInjectingDispatcher(faults, new ServerSideApplyDispatcher(dispatcher)), false);
+                new FaultInjectingDispatcher(faults, new ServerSideApplyDispatcher(new DeletePreconditionsDispatcher(dispatcher))), false);
         server.init();
         client = server.createClient();
     }

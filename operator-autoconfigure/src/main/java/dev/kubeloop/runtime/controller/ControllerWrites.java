@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -473,11 +474,36 @@ final class ControllerWrites {
                         || scope.applied.contains(WriteTracker.Ref.of(object))) {
                     continue;
                 }
-                deleteNow(scope, object);
-                sent(WriteOperation.PRUNE);
-                events.normal(scope.primary, "Pruned", object.getKind() + " " + object.getMetadata().getName()
-                        + " is no longer wanted and was deleted");
+                if (pruneNow(scope, object)) {
+                    sent(WriteOperation.PRUNE);
+                    events.normal(scope.primary, "Pruned", object.getKind() + " " + object.getMetadata().getName()
+                            + " is no longer wanted and was deleted");
+                }
             }
+        }
+    }
+
+    /**
+     * Deletes a child found in the pruned set, but only as the version this reconcile judged: the
+     * delete carries a precondition on its resourceVersion. The cache may be behind the API server;
+     * someone may have just labelled the object {@value #RETAINED_BY} to keep it, or taken it over.
+     * The server then refuses with 409, and nothing is deleted; that change's event queues the
+     * primary again, and the next reconcile judges the object as it now is.
+     *
+     * @return whether this delete removed it (false: it changed since, or was gone already)
+     */
+    private boolean pruneNow(Scope scope, HasMetadata object) {
+        try {
+            return deleteNow(scope, object, true);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                throw e;
+            }
+            log.debug("Not pruned, changed since the cache's version: controller={} key={} child={} {}/{} "
+                    + "resourceVersion={}", controller, ObjectKey.of(scope.primary), object.getKind(),
+                    object.getMetadata().getNamespace(), object.getMetadata().getName(),
+                    object.getMetadata().getResourceVersion());
+            return false;
         }
     }
 
@@ -489,7 +515,7 @@ final class ControllerWrites {
      * @return whether the API server had the object (false: it was gone already)
      */
     boolean delete(Scope scope, HasMetadata object) {
-        boolean existed = deleteNow(scope, object);
+        boolean existed = deleteNow(scope, object, false);
         if (existed) {
             sent(WriteOperation.DELETE);
             events.normal(scope.primary, "Deleted", object.getKind() + " " + object.getMetadata().getName()
@@ -498,10 +524,13 @@ final class ControllerWrites {
         return existed;
     }
 
-    private boolean deleteNow(Scope scope, HasMetadata object) {
+    /** @param asSeen whether to delete only the version {@code object} is (a precondition on its resourceVersion) */
+    private boolean deleteNow(Scope scope, HasMetadata object, boolean asSeen) {
         boolean[] existed = new boolean[1];
         send(object, () -> {
-            existed[0] = !scope.client.resource(object).delete().isEmpty();
+            boolean locked = asSeen && object.getMetadata().getResourceVersion() != null;
+            existed[0] = !(locked ? scope.client.resource(object).lockResourceVersion() : scope.client.resource(object))
+                    .delete().isEmpty();
             tracker.deletedByWrite(object);
             return null;
         });

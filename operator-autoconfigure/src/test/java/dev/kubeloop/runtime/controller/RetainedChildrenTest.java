@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
@@ -127,6 +128,39 @@ class RetainedChildrenTest extends MockClusterTestSupport {
                 && controller.count(ReconcileOutcome.SUCCESS) > before && controller.queueStats().idle());
         assertThat(configMap("a-settings-1")).isNotNull();
         assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.PRUNE, 0L);
+    }
+
+    /**
+     * The cache is behind the API server: someone labels the earlier child to keep it while the
+     * reconcile that no longer applies it runs, so its prune judges the unlabelled version. The
+     * delete carries that version as a precondition; the server refuses it (409) and nothing is
+     * deleted; the label's event queues the Widget again, and that reconcile leaves the child be.
+     */
+    @Test
+    void aChildLabelledRetainedWhileTheReconcileRunsIsNotPrunedFromTheStaleCache() {
+        AtomicBoolean labelled = new AtomicBoolean();
+        Controller<Widget> controller = start((widget, context) -> {
+            Result result = oneSettingsPerRun(widget, context);
+            if (widget.getSpec().getSize() == 2 && labelled.compareAndSet(false, true)) {
+                client.configMaps().inNamespace("ns").withName("a-settings-1").edit(configMap ->
+                        new ConfigMapBuilder(configMap).editMetadata().addToLabels(RETAINED_BY, "widget")
+                                .endMetadata().build());
+            }
+            return result;
+        });
+        Widget first = Widget.named("ns", "a");
+        first.getSpec().setSize(1);
+        client.resource(first).create();
+        eventually().until(() -> configMap("a-settings-1") != null);
+        long before = controller.count(ReconcileOutcome.SUCCESS);
+
+        resize(2);
+
+        eventually().until(() -> labelled.get() && configMap("a-settings-2") != null
+                && controller.count(ReconcileOutcome.SUCCESS) > before + 1 && controller.queueStats().idle());
+        assertThat(configMap("a-settings-1")).as("labelled to keep while the reconcile ran").isNotNull();
+        assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.PRUNE, 0L);
+        assertThat(events("Pruned")).isEmpty();
     }
 
     /** A CronJob's successfulJobsHistoryLimit, written with context.delete: the oldest runs go, the lists agree at once. */

@@ -5,6 +5,7 @@ import dev.kubeloop.benchmarks.compare.contender.ClientFactory;
 import dev.kubeloop.benchmarks.compare.model.BenchCrd;
 import dev.kubeloop.benchmarks.compare.model.BenchObjects;
 import dev.kubeloop.benchmarks.compare.model.BenchResource;
+import dev.kubeloop.mock.DeletePreconditionsDispatcher;
 import dev.kubeloop.mock.ServerSideApplyDispatcher;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -53,7 +54,7 @@ public final class MockApiServer implements ApiServer {
         ObservingCrudDispatcher dispatcher = new ObservingCrudDispatcher(observer, replayOnWatch);
         MockWebServer web = new MockWebServer();
         KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), web,
-                new HashMap<>(), new ServerSideApplyDispatcher(dispatcher), false);
+                new HashMap<>(), new ServerSideApplyDispatcher(new DeletePreconditionsDispatcher(dispatcher)), false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         String url = server.url("/");
         KubernetesClient client = ClientFactory.create(url, NAMESPACE);
