@@ -1,7 +1,5 @@
 package dev.kubeloop.sample.e2e;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.kubeloop.sample.website.Website;
 import dev.kubeloop.test.KubeloopTest;
 import dev.kubeloop.test.KubeloopTestKit;
@@ -116,7 +114,6 @@ class OwnedStatusChurnE2ETest {
             throw new AssertionError("round " + round + ": Websites whose status missed their Deployment's last "
                     + "status (Website readyReplicas / Deployment readyReplicas): " + stale(names), e);
         }
-        assertThat(stale(names)).isEmpty();
     }
 
     /** The Websites whose readyReplicas is not their Deployment's, with both values. */

@@ -771,8 +771,9 @@ class SampleChartClusterTest {
                     + "-" + site.getMetadata().getName() + "-was-not-ready"));
             var deployment = client.apps().deployments().inNamespace(site.getMetadata().getNamespace())
                     .withName(site.getMetadata().getName()).get();
+            Website now = resource.get(); // one read: generation and status of the same version
             throw new AssertionError(e.getMessage() + "; the Website: generation "
-                    + resource.get().getMetadata().getGeneration() + ", status " + resource.get().getStatus()
+                    + now.getMetadata().getGeneration() + ", status " + now.getStatus()
                     + "; its Deployment: generation " + (deployment == null ? null
                             : deployment.getMetadata().getGeneration() + ", status " + deployment.getStatus()), e);
         }
