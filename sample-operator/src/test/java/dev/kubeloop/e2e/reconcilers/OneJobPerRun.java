@@ -10,12 +10,14 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import org.springframework.context.annotation.Bean;
 
 /**
  * For each ConfigMap labelled {@value #SELECTED}{@code =true}: the Job of the run its {@code run}
  * names (applied with {@code retain()} when its {@code retain} says so) and the run's Secret, an
- * ordinary child. Outside {@code dev.kubeloop.sample}, so that the scan for reconcilers of the
+ * ordinary child; when its {@code keep} names a Secret, that Secret is labelled retained by hand
+ * (through the plain client, as a user would) before the reconcile returns. Outside {@code dev.kubeloop.sample}, so that the scan for reconcilers of the
  * sample's tests does not find it: only a test that imports {@link Config} has it.
  */
 @Reconciler(name = "e2e-runs", labelSelector = OneJobPerRun.SELECTED + "=true", owns = {Job.class, Secret.class},
@@ -24,6 +26,13 @@ import org.springframework.context.annotation.Bean;
 public class OneJobPerRun implements ResourceReconciler<ConfigMap> {
 
     public static final String SELECTED = "kubeloop.dev/e2e-runs";
+    private static final String RETAINED_BY = "kubeloop.dev/retained-by";
+
+    private final KubernetesClient client;
+
+    public OneJobPerRun(KubernetesClient client) {
+        this.client = client;
+    }
 
     @Override
     public Result reconcile(ConfigMap schedule, ReconcileContext<ConfigMap> context) {
@@ -36,6 +45,14 @@ public class OneJobPerRun implements ResourceReconciler<ConfigMap> {
         context.apply(job, Boolean.parseBoolean(schedule.getData().get("retain")) ? options.retain() : options);
         context.apply(new SecretBuilder().withNewMetadata().withName(name + "-settings-" + run).endMetadata()
                 .addToData("run", "cnVu").build());
+        String keep = schedule.getData().get("keep");
+        if (keep != null) {
+            // someone else labels an earlier run's Secret to keep it while this reconcile runs: the prune
+            // that follows judges it from a cache that has not seen the label yet
+            client.secrets().inNamespace(schedule.getMetadata().getNamespace()).withName(keep)
+                    .edit(secret -> new SecretBuilder(secret).editMetadata().addToLabels(RETAINED_BY, "e2e-runs")
+                            .endMetadata().build());
+        }
         return Result.done();
     }
 
@@ -43,8 +60,8 @@ public class OneJobPerRun implements ResourceReconciler<ConfigMap> {
     public static class Config {
 
         @Bean
-        OneJobPerRun oneJobPerRun() {
-            return new OneJobPerRun();
+        OneJobPerRun oneJobPerRun(KubernetesClient client) {
+            return new OneJobPerRun(client);
         }
     }
 }

@@ -68,6 +68,28 @@ class RetainedChildrenE2ETest {
                 .allSatisfy(e -> assertThat(e.getMessage()).startsWith("Secret nightly-settings-1"));
     }
 
+    /**
+     * The cache behind the API server: an earlier run's Secret is labelled to keep while the
+     * reconcile that no longer applies it runs, so its prune judges the unlabelled version. The
+     * delete carries that version as a precondition, and the real API server refuses it (409).
+     */
+    @Test
+    void aSecretLabelledToKeepWhileTheReconcileRunsIsNotPrunedFromTheStaleCache() {
+        ConfigMap schedule = client.resource(schedule("weekly", 1, true)).create();
+        kit.await("run 1's Secret", () -> secret("weekly-settings-1") != null);
+        ConfigMap second = schedule("weekly", 2, true);
+        second.getData().put("keep", "weekly-settings-1");
+
+        client.resource(second).update();
+
+        kit.await("run 2's Secret, and run 1's labelled to keep", () -> secret("weekly-settings-2") != null
+                && secret("weekly-settings-1") != null
+                && secret("weekly-settings-1").getMetadata().getLabels().containsKey(RETAINED_BY));
+        kit.awaitIdle();
+        assertThat(secret("weekly-settings-1")).as("labelled to keep while the reconcile ran").isNotNull();
+        assertThat(kit.eventReasons(schedule)).doesNotContain("Pruned");
+    }
+
     private Job job(String name) {
         return client.batch().v1().jobs().inNamespace(kit.namespace()).withName(name).get();
     }
@@ -77,7 +99,11 @@ class RetainedChildrenE2ETest {
     }
 
     private ConfigMap schedule(int run, boolean retain) {
-        return new ConfigMapBuilder().withNewMetadata().withName("nightly").withNamespace(kit.namespace())
+        return schedule("nightly", run, retain);
+    }
+
+    private ConfigMap schedule(String name, int run, boolean retain) {
+        return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(kit.namespace())
                 .addToLabels(SELECTED, "true").endMetadata()
                 .addToData("run", String.valueOf(run)).addToData("retain", String.valueOf(retain)).build();
     }
