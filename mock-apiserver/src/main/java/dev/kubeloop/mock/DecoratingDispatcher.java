@@ -4,8 +4,12 @@ import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
 import io.fabric8.kubernetes.client.server.mock.Resetable;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.Map;
 import java.util.Objects;
 
@@ -27,6 +31,19 @@ public abstract class DecoratingDispatcher extends Dispatcher implements Resetab
         return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
                 .setBody(serialization.asJson(Map.of("apiVersion", "v1", "kind", "Status", "status", "Failure",
                         "reason", reason, "message", message, "code", code)));
+    }
+
+    /** A request the dispatcher makes of its delegate itself (a read before a write, say); {@code body} may be null. */
+    static RecordedRequest request(HttpMethod method, String path, String contentType, String body) {
+        Headers.Builder headers = Headers.builder();
+        if (contentType != null) {
+            headers.add("Content-Type", contentType);
+        }
+        Buffer buffer = new Buffer();
+        if (body != null) {
+            buffer.writeUtf8(body);
+        }
+        return new RecordedRequest("HTTP/1.1", method, path, headers.build(), buffer);
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
-import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.net.HttpURLConnection;
@@ -55,12 +54,15 @@ public final class DeletePreconditionsDispatcher extends DecoratingDispatcher {
         }
         int query = path.indexOf('?');
         String objectPath = query < 0 ? path : path.substring(0, query);
-        MockResponse current = delegate.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.GET, objectPath,
-                Headers.builder().build(), new Buffer()));
+        MockResponse current = delegate.dispatch(request(HttpMethod.GET, objectPath, null, null));
         if (current.code() != HttpURLConnection.HTTP_OK) {
             return null; // the delegate answers the delete as it answers the read: 404 when it is gone
         }
-        JsonNode metadata = serialization.unmarshal(current.getBody().readUtf8(), JsonNode.class).path("metadata");
+        JsonNode stored = serialization.unmarshal(current.getBody().readUtf8(), JsonNode.class);
+        if (stored.has("items")) {
+            return null; // a delete of a collection: no one object whose preconditions to check
+        }
+        JsonNode metadata = stored.path("metadata");
         String problem = mismatch("UID", preconditions.path("uid"), metadata.path("uid"));
         if (problem == null) {
             problem = mismatch("ResourceVersion", preconditions.path("resourceVersion"),

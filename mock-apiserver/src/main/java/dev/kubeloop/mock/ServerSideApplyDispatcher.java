@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
-import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.net.HttpURLConnection;
@@ -169,18 +167,6 @@ public final class ServerSideApplyDispatcher extends DecoratingDispatcher {
         if (from.has(field)) {
             to.set(field, from.get(field));
         }
-    }
-
-    private static RecordedRequest request(HttpMethod method, String path, String contentType, String body) {
-        Headers.Builder headers = Headers.builder();
-        if (contentType != null) {
-            headers.add("Content-Type", contentType);
-        }
-        Buffer buffer = new Buffer();
-        if (body != null) {
-            buffer.writeUtf8(body);
-        }
-        return new RecordedRequest("HTTP/1.1", method, path, headers.build(), buffer);
     }
 
     private MockResponse ok(JsonNode object) {

@@ -8,14 +8,10 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.HashMap;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -25,21 +21,18 @@ import org.junit.jupiter.api.Test;
 /** A delete's preconditions, as the real API server checks them: a stale version deletes nothing. */
 class DeletePreconditionsDispatcherTest {
 
-    private KubernetesMockServer server;
+    private ServedDispatcher served;
     private KubernetesClient client;
 
     @BeforeEach
     void start() {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new DeletePreconditionsDispatcher(new KubernetesCrudDispatcher(List.of())), false);
-        server.init();
-        client = server.createClient();
+        served = ServedDispatcher.of(new DeletePreconditionsDispatcher(new KubernetesCrudDispatcher(List.of())));
+        client = served.client();
     }
 
     @AfterEach
     void stop() {
-        client.close();
-        server.destroy();
+        served.close();
     }
 
     @Test
@@ -79,7 +72,7 @@ class DeletePreconditionsDispatcherTest {
 
         // fabric8 sends no uid precondition itself: the DeleteOptions a Go client would send
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(server.url("/api/v1/namespaces/ns/configmaps/a"))).header("Content-Type", "application/json")
+                URI.create(served.server().url("/api/v1/namespaces/ns/configmaps/a"))).header("Content-Type", "application/json")
                 .method("DELETE", HttpRequest.BodyPublishers.ofString("{\"kind\":\"DeleteOptions\",\"apiVersion\":"
                         + "\"v1\",\"preconditions\":{\"uid\":\"" + otherUid + "\"}}")).build(),
                 HttpResponse.BodyHandlers.ofString());

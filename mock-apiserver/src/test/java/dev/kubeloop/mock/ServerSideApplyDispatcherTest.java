@@ -13,9 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,21 +33,18 @@ import org.junit.jupiter.api.Test;
 
 class ServerSideApplyDispatcherTest {
 
-    private KubernetesMockServer server;
+    private ServedDispatcher served;
     private KubernetesClient client;
 
     @BeforeEach
     void start() {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new ServerSideApplyDispatcher(new KubernetesCrudDispatcher(List.of())), false);
-        server.init();
-        client = server.createClient();
+        served = ServedDispatcher.of(new ServerSideApplyDispatcher(new KubernetesCrudDispatcher(List.of())));
+        client = served.client();
     }
 
     @AfterEach
     void stop() {
-        client.close();
-        server.destroy();
+        served.close();
     }
 
     @Test
@@ -141,19 +135,14 @@ class ServerSideApplyDispatcherTest {
     @Test
     void anApplyWhoseCreateLosesARaceMergesIntoTheWinner() {
         // another client creates the object between the apply's read (404) and its create
-        KubernetesMockServer racing = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new ServerSideApplyDispatcher(new CreatingBeforeFirstPost(new KubernetesCrudDispatcher(List.of()),
-                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm\","
-                                + "\"namespace\":\"ns\"},\"data\":{\"winner\":\"yes\"}}")), false);
-        racing.init();
-        try (KubernetesClient racingClient = racing.createClient()) {
+        try (ServedDispatcher racing = ServedDispatcher.of(new ServerSideApplyDispatcher(new CreatingBeforeFirstPost(
+                new KubernetesCrudDispatcher(List.of()), "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":"
+                        + "{\"name\":\"cm\",\"namespace\":\"ns\"},\"data\":{\"winner\":\"yes\"}}")))) {
             ConfigMap desired = configMap(Map.of("a", "1"));
 
-            ConfigMap stored = racingClient.resource(desired).patch(context(), desired);
+            ConfigMap stored = racing.client().resource(desired).patch(context(), desired);
 
             assertThat(stored.getData()).containsEntry("winner", "yes").containsEntry("a", "1");
-        } finally {
-            racing.destroy();
         }
     }
 
