@@ -163,6 +163,37 @@ class RetainedChildrenTest extends MockClusterTestSupport {
         assertThat(events("Pruned")).isEmpty();
     }
 
+    /** The same race with a takeover: someone orphans the earlier child (as {@code kubectl} would) while the reconcile runs. */
+    @Test
+    void aChildOrphanedWhileTheReconcileRunsIsNotPrunedFromTheStaleCache() {
+        AtomicBoolean orphaned = new AtomicBoolean();
+        Controller<Widget> controller = start((widget, context) -> {
+            Result result = oneSettingsPerRun(widget, context);
+            if (widget.getSpec().getSize() == 2 && orphaned.compareAndSet(false, true)) {
+                client.configMaps().inNamespace("ns").withName("a-settings-1").edit(configMap ->
+                        new ConfigMapBuilder(configMap).editMetadata().withOwnerReferences(List.of())
+                                .removeFromLabels(APPLIED_BY).addToLabels("team", "theirs").endMetadata().build());
+            }
+            return result;
+        });
+        Widget first = Widget.named("ns", "a");
+        first.getSpec().setSize(1);
+        client.resource(first).create();
+        eventually().until(() -> configMap("a-settings-1") != null);
+        long before = controller.count(ReconcileOutcome.SUCCESS);
+
+        resize(2);
+
+        eventually().until(() -> orphaned.get() && configMap("a-settings-2") != null
+                && controller.count(ReconcileOutcome.SUCCESS) > before + 1 && controller.queueStats().idle());
+        ConfigMap theirs = configMap("a-settings-1");
+        assertThat(theirs).as("taken over while the reconcile ran").isNotNull();
+        assertThat(theirs.getMetadata().getOwnerReferences()).isEmpty();
+        assertThat(theirs.getMetadata().getLabels()).containsEntry("team", "theirs").doesNotContainKey(APPLIED_BY);
+        assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.PRUNE, 0L);
+        assertThat(events("Pruned")).isEmpty();
+    }
+
     /** A CronJob's successfulJobsHistoryLimit, written with context.delete: the oldest runs go, the lists agree at once. */
     @Test
     void aHistoryLimitDeletesTheOldestRunsThroughTheContextAndTheReconcilesListsLeaveThemOut() {
