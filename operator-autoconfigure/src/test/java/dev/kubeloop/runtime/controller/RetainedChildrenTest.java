@@ -165,13 +165,17 @@ class RetainedChildrenTest extends MockClusterTestSupport {
     /**
      * Runs the Widget's settings from run 1 to run 2, while someone else changes run 1's settings
      * (through the plain client) in the reconcile of run 2, just before it returns and prunes: that
-     * prune judges a cache that has not seen the change. Returns once the reconciles that follow are done.
+     * prune judges a cache that has not seen the change (held back for certain: the watches are
+     * cut first). Returns once the reconciles that follow are done.
      */
     private Controller<Widget> secondRunWhileSomeoneChangesTheFirstSettings(UnaryOperator<ConfigMapBuilder> change) {
         AtomicBoolean changed = new AtomicBoolean();
         Controller<Widget> controller = start((widget, context) -> {
             Result result = oneSettingsPerRun(widget, context);
             if (widget.getSpec().getSize() == 2 && changed.compareAndSet(false, true)) {
+                // the watches cut first: the change reaches the cache only when the informer watches
+                // again, a second later (fabric8's reconnect interval), long after this reconcile's prune
+                cluster.cutWatchesOnceOpen(".*/configmaps", false);
                 client.configMaps().inNamespace("ns").withName("a-settings-1")
                         .edit(configMap -> change.apply(new ConfigMapBuilder(configMap)).build());
             }
