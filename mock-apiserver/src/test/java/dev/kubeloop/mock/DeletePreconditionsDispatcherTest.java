@@ -71,14 +71,22 @@ class DeletePreconditionsDispatcherTest {
         String otherUid = UUID.randomUUID().toString();
 
         // fabric8 sends no uid precondition itself: the DeleteOptions a Go client would send
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(served.server().url("/api/v1/namespaces/ns/configmaps/a"))).header("Content-Type", "application/json")
-                .method("DELETE", HttpRequest.BodyPublishers.ofString("{\"kind\":\"DeleteOptions\",\"apiVersion\":"
-                        + "\"v1\",\"preconditions\":{\"uid\":\"" + otherUid + "\"}}")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = delete("a", "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\","
+                + "\"preconditions\":{\"uid\":\"" + otherUid + "\"}}");
 
         assertThat(response.statusCode()).isEqualTo(409);
         assertThat(response.body()).contains("Precondition failed: UID in precondition: " + otherUid);
+        assertThat(client.configMaps().inNamespace("ns").withName("a").get()).isNotNull();
+    }
+
+    @Test
+    void aDeleteWhoseBodyIsNotJsonIsABadRequestAndDeletesNothing() throws Exception {
+        create("a");
+
+        HttpResponse<String> response = delete("a", "{\"kind\":\"DeleteOptions\",\"preconditions\":");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("\"reason\":\"BadRequest\"").contains("is not DeleteOptions");
         assertThat(client.configMaps().inNamespace("ns").withName("a").get()).isNotNull();
     }
 
@@ -99,6 +107,14 @@ class DeletePreconditionsDispatcherTest {
         assertThat(client.resource(seen).delete()).hasSize(1);
 
         assertThat(client.configMaps().inNamespace("ns").withName("a").get()).isNull();
+    }
+
+    /** A delete of ConfigMap {@code name} in "ns" with {@code body} as it is, not as fabric8 would write it. */
+    private HttpResponse<String> delete(String name, String body) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(served.server().url("/api/v1/namespaces/ns/configmaps/" + name)))
+                .header("Content-Type", "application/json")
+                .method("DELETE", HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private ConfigMap create(String name) {
