@@ -24,7 +24,7 @@ final class CompareOptions {
 
     static final List<String> ALL_SCENARIOS = List.of("coldstart", "burst", "latency", "priority", "memory", "startup");
     static final List<String> ALL_CONTENDERS = List.of("bound", "bound+patch", "kubeloop", "josdk", "spring-boot",
-            "kubeloop+trace10", "kubeloop+trace100", "kubeloop+spring-aot");
+            "kubeloop+trace10", "kubeloop+trace100", "kubeloop+spring-aot", "kubeloop+metrics", "josdk+metrics");
 
     static final String USAGE = """
             Usage: java -cp benchmarks/target/benchmarks.jar dev.kubeloop.benchmarks.compare.CompareMain [--flag=value...]

@@ -25,9 +25,11 @@ public interface Contender extends AutoCloseable {
             case "kubeloop" -> new KubeloopContender(options, probe);
             case "kubeloop+trace10" -> new KubeloopContender(options, probe, 0.1);
             case "kubeloop+trace100" -> new KubeloopContender(options, probe, 1.0);
+            case KubeloopContender.WITH_METRICS -> new KubeloopContender(options, probe, -1, true);
             // the same application, started by its launch settings from the code Spring AOT generated for it
             case KubeloopContender.SPRING_AOT -> new KubeloopContender(options, probe);
-            case "josdk" -> new JosdkContender(options, probe);
+            case "josdk" -> new JosdkContender(options, probe, false);
+            case JosdkContender.WITH_METRICS -> new JosdkContender(options, probe, true);
             case "spring-boot" -> new SpringBootFloorContender();
             default -> throw new IllegalArgumentException("unknown contender " + options.contender());
         };

@@ -3,6 +3,9 @@ package dev.kubeloop.benchmarks.compare.contender.kubeloop;
 import dev.kubeloop.benchmarks.compare.contender.Contender;
 import dev.kubeloop.benchmarks.compare.contender.ContenderOptions;
 import dev.kubeloop.benchmarks.compare.contender.ReconcileProbe;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.Banner;
@@ -35,6 +38,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public final class KubeloopContender implements Contender {
 
+    /** The contender with a Prometheus registry, as the starter gives an application: Kubeloop's metrics on. */
+    public static final String WITH_METRICS = "kubeloop+metrics";
+
     /** The contender started from the code Spring AOT generated at build time. */
     public static final String SPRING_AOT = "kubeloop+spring-aot";
 
@@ -55,6 +61,8 @@ public final class KubeloopContender implements Contender {
     private final ReconcileProbe probe;
     /** The sampling probability; negative: tracing off. */
     private final double sampling;
+    /** Whether the application has a meter registry, so that Kubeloop records its metrics. */
+    private final boolean metrics;
     private ConfigurableApplicationContext context;
 
     public KubeloopContender(ContenderOptions options, ReconcileProbe probe) {
@@ -62,15 +70,26 @@ public final class KubeloopContender implements Contender {
     }
 
     public KubeloopContender(ContenderOptions options, ReconcileProbe probe, double sampling) {
+        this(options, probe, sampling, false);
+    }
+
+    public KubeloopContender(ContenderOptions options, ReconcileProbe probe, double sampling, boolean metrics) {
         this.options = options;
         this.probe = probe;
         this.sampling = sampling;
+        this.metrics = metrics;
     }
 
     @Override
     public void start() {
         BufferingApplicationStartup startupSteps = StartupSteps.recorderIfEnabled();
         SpringApplicationBuilder builder = application(options, probe, sampling);
+        if (metrics) {
+            // the registry Spring Boot's Prometheus export makes from the starter's dependency (its metrics
+            // auto-configuration is not on this class path: the other contenders keep the start they had)
+            builder.initializers(applicationContext -> applicationContext.getBeanFactory()
+                    .registerSingleton("prometheusMeterRegistry", new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
+        }
         if (startupSteps != null) {
             builder.applicationStartup(startupSteps);
         }
@@ -113,6 +132,12 @@ public final class KubeloopContender implements Contender {
     @Override
     public void close() {
         if (context != null) {
+            // in the contender's log: which registry the metrics went to, and that they were recorded
+            context.getBeanProvider(MeterRegistry.class).ifAvailable(registry -> System.err.println(
+                    "Kubeloop metrics at stop: " + registry.getClass().getSimpleName() + ", "
+                            + registry.getMeters().size() + " meters; controller_runtime_reconcile_total "
+                            + registry.find("controller_runtime_reconcile_total").counters().stream()
+                                    .mapToDouble(counter -> counter.count()).sum()));
             context.close();
         }
     }
