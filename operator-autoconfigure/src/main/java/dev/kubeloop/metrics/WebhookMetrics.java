@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,8 +38,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * progress, requests waiting for a webhook thread and the oldest one's wait, and connections the
  * server closed by reason ({@link ConnectionEnd}): what shows a server under attack or wedged.
  *
- * <p>State ownership: the meters live in the registry (thread-safe); {@code inFlight} and the meter
- * caches are concurrent maps filled once per webhook and status.
+ * <p>State ownership: the meters live in the registry (thread-safe); {@code inFlight}, the meter
+ * caches and the set of servers whose transport is bound are concurrent collections filled once per
+ * webhook, status and server.
  */
 public final class WebhookMetrics implements WebhookObserver {
 
@@ -73,6 +75,8 @@ public final class WebhookMetrics implements WebhookObserver {
     private final Map<String, Counter> requests = new ConcurrentHashMap<>();
     private final Counter panics;
     private final Counter conversionPanics;
+    /** The servers' stats whose transport gauges are registered: one entry per server, ever. */
+    private final Set<WebhookServerStats> transportBound = ConcurrentHashMap.newKeySet();
 
     public WebhookMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -83,6 +87,11 @@ public final class WebhookMetrics implements WebhookObserver {
 
     @Override
     public void transport(WebhookServerStats stats) {
+        if (!transportBound.add(stats)) {
+            // a restarted server reports its stats again: its gauges already read them (the stats outlive a
+            // restart), and registering them twice would only make Micrometer warn of a double registration
+            return;
+        }
         Gauge.builder(CONNECTIONS, stats, WebhookServerStats::connections)
                 .description("Open connections to the webhook server").strongReference(true).register(registry);
         Gauge.builder(HANDSHAKES, stats, WebhookServerStats::handshakesInProgress)
