@@ -39,6 +39,7 @@ class DeclaredPortsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("configurations")
+    @SuppressWarnings("try") // the operator's context is held open for the check, never read
     void theOperatorListensOnExactlyThePortsItsContainerDeclares(String described, Map<String, Object> values)
             throws Exception {
         assumeTrue(ListeningSockets.supported(), "needs Linux's /proc");

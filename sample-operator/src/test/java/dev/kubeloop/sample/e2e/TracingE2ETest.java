@@ -170,7 +170,7 @@ class TracingE2ETest {
 
     private static Map<String, String> tags(JsonNode span) {
         Map<String, String> tags = new HashMap<>();
-        span.path("tags").fields().forEachRemaining(entry -> tags.put(entry.getKey(), entry.getValue().asText()));
+        span.path("tags").properties().forEach(entry -> tags.put(entry.getKey(), entry.getValue().asText()));
         return tags;
     }
 
