@@ -108,7 +108,7 @@ final class DefaultingPatch {
     private static JsonNode withoutNulls(JsonNode value) {
         if (value.isObject()) {
             ObjectNode copy = NODES.objectNode();
-            value.fields().forEachRemaining(field -> {
+            value.properties().forEach(field -> {
                 if (!field.getValue().isNull()) {
                     copy.set(field.getKey(), withoutNulls(field.getValue()));
                 }

@@ -3,7 +3,6 @@ package dev.kubeloop.benchmarks.writes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -40,8 +39,7 @@ final class OperatorMetrics {
         Map<String, Double> series = parsePrometheus(operator.get("prometheus"));
         Map<String, Double> endpoint = new TreeMap<>();
         JsonNode entry = JSON.readTree(operator.get("kubeloop")).path("controllers").path(controller);
-        for (Iterator<Map.Entry<String, JsonNode>> fields = entry.fields(); fields.hasNext();) {
-            Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : entry.properties()) {
             if (!ENDPOINT_SECTIONS_SKIPPED.contains(field.getKey())) {
                 flatten(field.getKey(), field.getValue(), endpoint);
             }
@@ -70,7 +68,7 @@ final class OperatorMetrics {
         if (node.isNumber()) {
             into.put(path, node.asDouble());
         } else if (node.isObject()) {
-            node.fields().forEachRemaining(field -> flatten(path + "." + field.getKey(), field.getValue(), into));
+            node.properties().forEach(field -> flatten(path + "." + field.getKey(), field.getValue(), into));
         }
     }
 

@@ -369,6 +369,7 @@ final class InformerEntry<T extends HasMetadata> {
         }
 
         @Override
+        @SuppressWarnings("deprecation") // fabric8 still calls it (a list found nothing): the delegate hears it too
         public void onNothing() {
             delegate.onNothing();
         }

@@ -1,7 +1,6 @@
 package dev.kubeloop.runtime.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -28,8 +27,7 @@ public final class AppliedState {
             if (!stored.isObject()) {
                 return false;
             }
-            for (Iterator<Map.Entry<String, JsonNode>> fields = applied.fields(); fields.hasNext();) {
-                Map.Entry<String, JsonNode> field = fields.next();
+            for (Map.Entry<String, JsonNode> field : applied.properties()) {
                 if (!carries(stored.get(field.getKey()), field.getValue())) {
                     return false;
                 }

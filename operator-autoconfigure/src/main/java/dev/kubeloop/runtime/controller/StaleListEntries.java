@@ -148,8 +148,7 @@ final class StaleListEntries {
 
     /** The manager's subtree for the entry with {@code key}, or a missing node. */
     private static JsonNode child(JsonNode tree, JsonNode key) {
-        for (Iterator<Map.Entry<String, JsonNode>> fields = tree.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : tree.properties()) {
             if (field.getKey().startsWith("k:") && parse(field.getKey()).equals(key)) {
                 return field.getValue();
             }
@@ -164,8 +163,7 @@ final class StaleListEntries {
     private static JsonNode matching(JsonNode list, JsonNode key) {
         for (JsonNode item : list) {
             boolean matches = true;
-            for (Iterator<Map.Entry<String, JsonNode>> fields = key.fields(); fields.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = fields.next();
+            for (Map.Entry<String, JsonNode> field : key.properties()) {
                 JsonNode value = item.path(field.getKey());
                 matches &= value.isMissingNode() || value.equals(field.getValue());
             }
