@@ -73,20 +73,17 @@ public class MetricsPerReconcileBenchmark {
     private ControllerListener metrics;
     private Metrics josdkMetrics;
     private KubernetesClient josdkClient;
-    private final BenchResourceHolder josdkObject = new BenchResourceHolder();
+    private JosdkReconcileArguments josdkObject;
     private final ReconcileReport report = new ReconcileReport("benchresource", ObjectKey.of("bench", "object-1"),
             ReconcileOutcome.SUCCESS, Duration.ZERO, null, Duration.ofMillis(3), 0, 0);
     private final Duration cacheLag = Duration.ofMillis(2);
 
     @Setup
     public void register() {
-        MeterRegistry meters = registry.equals("prometheus") ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)
-                : new SimpleMeterRegistry();
-        metrics = new KubeloopMetrics(meters).controllerRegistered(
+        metrics = new KubeloopMetrics(newRegistry()).controllerRegistered(
                 ControllerConfig.builder("benchresource", BenchResource.class).build());
 
-        MeterRegistry josdkMeters = registry.equals("prometheus") ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)
-                : new SimpleMeterRegistry();
+        MeterRegistry josdkMeters = newRegistry();
         josdkMetrics = MicrometerMetricsV2.newBuilder(josdkMeters).build();
         // a client to no server: registering builds the controller and calls controllerRegistered; nothing starts
         josdkClient = ClientFactory.create("https://127.0.0.1:1", "bench");
@@ -94,10 +91,16 @@ public class MetricsPerReconcileBenchmark {
                 .withMetrics(josdkMetrics));
         String name = operator.register(new JosdkBenchReconciler(new ReconcileProbe(null), StatusWrite.SSA))
                 .getConfiguration().getName();
-        josdkObject.init(name);
+        josdkObject = new JosdkReconcileArguments(name);
         if (josdkMeters.getMeters().isEmpty()) {
             throw new IllegalStateException("JOSDK registered no meters: its controller was not registered");
         }
+    }
+
+    /** A registry of the kind the parameter names, one per framework so that neither sees the other's meters. */
+    private MeterRegistry newRegistry() {
+        return registry.equals("prometheus") ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)
+                : new SimpleMeterRegistry();
     }
 
     @TearDown
@@ -120,7 +123,7 @@ public class MetricsPerReconcileBenchmark {
     /** JOSDK's calls of its metrics for one reconcile, in the order its event processor makes them. */
     @Benchmark
     public String josdkReconcile() throws Exception {
-        BenchResourceHolder held = josdkObject;
+        JosdkReconcileArguments held = josdkObject;
         josdkMetrics.eventReceived(held.event, held.metadata);
         josdkMetrics.reconciliationSubmitted(held.resource, null, held.metadata);
         josdkMetrics.reconciliationStarted(held.resource, held.metadata);
@@ -131,13 +134,13 @@ public class MetricsPerReconcileBenchmark {
     }
 
     /** What JOSDK hands its metrics for one object of one controller. */
-    private static final class BenchResourceHolder {
-        BenchResource resource;
-        ResourceEvent event;
-        Map<String, Object> metadata;
-        Metrics.ControllerExecution<String> execution;
+    private static final class JosdkReconcileArguments {
+        final BenchResource resource;
+        final ResourceEvent event;
+        final Map<String, Object> metadata;
+        final Metrics.ControllerExecution<String> execution;
 
-        void init(String controller) {
+        JosdkReconcileArguments(String controller) {
             resource = BenchObjects.create("bench", "object-1");
             ResourceID id = ResourceID.fromResource(resource);
             event = new ResourceEvent(ResourceAction.UPDATED, id, resource);
