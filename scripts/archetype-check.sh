@@ -97,7 +97,9 @@ acceptance_ports() {
       -DcrdVersion=v1alpha1 -Dplural=memcacheds -Dnamespaced=true -Dwebhooks=true
   acceptance webpage-operator dev.kubeloop.acceptance.webpage -Dkind=WebPage -DcrdGroup=sample.javaoperatorsdk \
       -DcrdVersion=v1 -Dplural=webpages -Dnamespaced=true -Dwebhooks=false
-  echo "archetype-check: both acceptance ports pass their tests and the archetype's in projects generated from it" \
+  acceptance cronjob-operator dev.kubeloop.acceptance.cronjob -Dkind=CronJob -DcrdGroup=batch.tutorial.kubebuilder.io \
+      -DcrdVersion=v1 -Dplural=cronjobs -Dnamespaced=true -Dwebhooks=true
+  echo "archetype-check: the three acceptance ports pass their tests and the archetype's in projects generated from it" \
       "($((SECONDS - started)) s)"
 }
 

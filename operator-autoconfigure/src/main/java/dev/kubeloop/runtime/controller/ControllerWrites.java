@@ -161,6 +161,16 @@ final class ControllerWrites {
         private final Tracing.Span span;
         /** What its applies carry of its trace; null when untraced or not propagating. */
         private final CarriedTrace trace;
+        /**
+         * When this reconcile last read and last changed each type, in its own sequence of reads and
+         * writes: whether a status may describe an out-of-date read ({@link #statusMayBeStale}).
+         */
+        private final Map<Class<?>, Long> lastRead = new HashMap<>();
+        private final Map<Class<?>, Long> lastChanged = new HashMap<>();
+        private long sequence;
+        /** The types read before the last status write; null before any status write. */
+        private Set<Class<?>> readBeforeStatus;
+        private boolean statusMayBeStale;
 
         Scope(HasMetadata primary, KubernetesClient client, Tracing.Span span) {
             this.primary = primary;
@@ -172,6 +182,39 @@ final class ControllerWrites {
         /** The primary as the last write of this reconcile left it (or as it started). */
         HasMetadata primary() {
             return primary;
+        }
+
+        /**
+         * Whether the last status this reconcile wrote (or found as wanted) may describe what it read
+         * before a change of its own: it read a type, changed an object of that type (applied,
+         * deleted or pruned one), and wrote the status after the read but did not read that type
+         * again after the change. controller-runtime's order does so (kubebuilder's CronJob: the
+         * status lists the Jobs read, then a Job is created), and the change's echo reconciles again
+         * to correct it; here echoes queue nothing, so the runtime queues that reconcile itself
+         * ({@link ReconcileHandler}). A status computed from reads after the changes, or from no
+         * read at all, is not stale.
+         */
+        boolean statusMayBeStale() {
+            return statusMayBeStale;
+        }
+
+        /** Called by every cache read of the reconcile ({@code owned}, {@code cached}, {@code caches()}). */
+        void read(Class<?> type) {
+            lastRead.put(type, ++sequence);
+        }
+
+        private void statusWritten() {
+            // stale already if a type it may come from changed after it was last read
+            statusMayBeStale = lastRead.entrySet().stream()
+                    .anyMatch(read -> lastChanged.getOrDefault(read.getKey(), 0L) > read.getValue());
+            readBeforeStatus = Set.copyOf(lastRead.keySet());
+        }
+
+        private void changed(Class<?> type) {
+            lastChanged.put(type, ++sequence);
+            if (readBeforeStatus != null && readBeforeStatus.contains(type)) {
+                statusMayBeStale = true;
+            }
         }
     }
 
@@ -248,6 +291,10 @@ final class ControllerWrites {
         String sending = carried == null ? json : ServerSideApply.json(serialization, body);
         R stored = send(body, () -> applyOrExplain(scope, body, sending, manager, options)).stored();
         sent(WriteOperation.APPLY);
+        if (current == null || !Objects.equals(current.getMetadata().getResourceVersion(),
+                stored.getMetadata().getResourceVersion())) {
+            scope.changed(type);
+        }
         fingerprints.put(applied, new Fingerprint(hash, stored.getMetadata().getResourceVersion(),
                 contentHash(stored), carried));
         if (owned) {
@@ -397,6 +444,8 @@ final class ControllerWrites {
                     + " has no status to apply");
         }
         Object current = ResourceCopies.status(serialization, scope.primary);
+        // sent or not, the reconciler has said what the status is by now
+        scope.statusWritten();
         if (current != null && tree(status).equals(tree(current))) {
             skipped(WriteOperation.APPLY_STATUS);
             @SuppressWarnings("unchecked")
@@ -428,6 +477,7 @@ final class ControllerWrites {
                 () -> StatusWriter.write(scope.client, resource, fieldManager)));
         sent(WriteOperation.UPDATE_STATUS);
         scope.primary = sent.snapshot();
+        scope.statusWritten();
         return sent.stored();
     }
 
@@ -476,6 +526,7 @@ final class ControllerWrites {
                 }
                 if (pruneNow(scope, object)) {
                     sent(WriteOperation.PRUNE);
+                    scope.changed(object.getClass());
                     events.normal(scope.primary, "Pruned", object.getKind() + " " + object.getMetadata().getName()
                             + " is no longer wanted and was deleted");
                 }
@@ -518,6 +569,7 @@ final class ControllerWrites {
         boolean existed = deleteNow(scope, object, false);
         if (existed) {
             sent(WriteOperation.DELETE);
+            scope.changed(object.getClass());
             events.normal(scope.primary, "Deleted", object.getKind() + " " + object.getMetadata().getName()
                     + " was deleted");
         }

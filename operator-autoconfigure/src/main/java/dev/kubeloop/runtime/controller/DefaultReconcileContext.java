@@ -9,14 +9,17 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
  * The {@link ReconcileContext} of one reconcile call. Every read goes to the controller's caches as
  * its own writes left them ({@link ReadYourWritesReader}): {@link #cached}, {@link #owned} (by the
- * owner index) and {@link #caches()} alike.
+ * owner index) and {@link #caches()} alike; each read is noted in the reconcile's
+ * {@link ControllerWrites.Scope}, which tells whether a status it wrote may be out of date.
  *
  * <p>Created per call by the worker thread and meant to be used by it; holds no mutable state.
  */
@@ -79,11 +82,13 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
         if (primaryUid == null) {
             return List.of();
         }
+        scope.read(type);
         return Collections.unmodifiableList(reads.owned(type, primaryUid));
     }
 
     @Override
     public <R extends HasMetadata> Optional<R> cached(Class<R> type, ObjectKey objectKey) {
+        scope.read(type);
         return reads.get(type, objectKey);
     }
 
@@ -109,7 +114,33 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
 
     @Override
     public CacheReader caches() {
-        return reads;
+        return new CacheReader() {
+            // each read noted in the reconcile's scope, which tells whether a status may be out of date
+            @Override
+            public <R extends HasMetadata> Optional<R> get(Class<R> type, ObjectKey objectKey) {
+                return cached(type, objectKey);
+            }
+
+            @Override
+            public <R extends HasMetadata> List<R> list(Class<R> type, @Nullable String namespace) {
+                scope.read(type);
+                return reads.list(type, namespace);
+            }
+
+            @Override
+            public <R extends HasMetadata> List<R> list(Class<R> type, @Nullable String namespace,
+                    Map<String, String> labels) {
+                scope.read(type);
+                return reads.list(type, namespace, labels);
+            }
+
+            @Override
+            public <R extends HasMetadata> List<R> byIndex(Class<R> type, String index, @Nullable String namespace,
+                    String value) {
+                scope.read(type);
+                return reads.byIndex(type, index, namespace, value);
+            }
+        };
     }
 
     @Override
