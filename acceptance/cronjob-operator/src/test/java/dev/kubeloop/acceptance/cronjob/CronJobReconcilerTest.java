@@ -127,54 +127,34 @@ class CronJobReconcilerTest {
 
     @Test
     void forbidSkipsARunWhileAnotherIsActiveAndStartsItOnceThatFinished() {
-        CronJob cronJob = awaitReconciled(client.resource(cronJob("forbid", "0 * * * *",
-                spec -> spec.setConcurrencyPolicy(ConcurrencyPolicy.Forbid))).create());
-        Instant first = nextHour(cronJob);
-        Job firstRun = startRun(cronJob, first);
+        SecondRunDue due = secondRunDue("forbid", ConcurrencyPolicy.Forbid);
 
-        Instant second = first.plus(1, ChronoUnit.HOURS);
-        clock.set(second.plusSeconds(30));
-        kit.reconcile(cronJob);
-        awaitReconciled(cronJob);
-        assertThat(runs(cronJob)).as("the second run waits").extracting(job -> job.getMetadata().getName())
-                .containsExactly(firstRun.getMetadata().getName());
+        awaitReconciled(due.cronJob());
+        assertThat(runs(due.cronJob())).as("the second run waits").extracting(job -> job.getMetadata().getName())
+                .containsExactly(due.firstRun().getMetadata().getName());
 
-        finish(firstRun, "Complete", first.plusSeconds(1));
+        finish(due.firstRun(), "Complete", due.second().minus(1, ChronoUnit.HOURS).plusSeconds(1));
 
-        awaitRun(cronJob, second);
+        awaitRun(due.cronJob(), due.second());
     }
 
     @Test
     void replaceDeletesTheActiveRunAndStartsTheNext() {
-        CronJob cronJob = awaitReconciled(client.resource(cronJob("replace", "0 * * * *",
-                spec -> spec.setConcurrencyPolicy(ConcurrencyPolicy.Replace))).create());
-        Instant first = nextHour(cronJob);
-        Job firstRun = startRun(cronJob, first);
+        SecondRunDue due = secondRunDue("replace", ConcurrencyPolicy.Replace);
 
-        Instant second = first.plus(1, ChronoUnit.HOURS);
-        clock.set(second.plusSeconds(30));
-        kit.reconcile(cronJob);
-
-        Job secondRun = awaitRun(cronJob, second);
-        kit.await("the first run is deleted", TIMEOUT, () -> client.resource(firstRun).get() == null);
+        Job secondRun = awaitRun(due.cronJob(), due.second());
+        kit.await("the first run is deleted", TIMEOUT, () -> client.resource(due.firstRun()).get() == null);
         kit.await("only the second run is active", TIMEOUT,
-                () -> active(latest(cronJob)).equals(List.of(secondRun.getMetadata().getName())));
+                () -> active(latest(due.cronJob())).equals(List.of(secondRun.getMetadata().getName())));
     }
 
     @Test
     void allowLetsRunsOverlap() {
-        CronJob cronJob = awaitReconciled(client.resource(cronJob("allow", "0 * * * *",
-                spec -> spec.setConcurrencyPolicy(ConcurrencyPolicy.Allow))).create());
-        Instant first = nextHour(cronJob);
-        Job firstRun = startRun(cronJob, first);
+        SecondRunDue due = secondRunDue("allow", ConcurrencyPolicy.Allow);
 
-        Instant second = first.plus(1, ChronoUnit.HOURS);
-        clock.set(second.plusSeconds(30));
-        kit.reconcile(cronJob);
-
-        Job secondRun = awaitRun(cronJob, second);
-        kit.await("both runs are active", TIMEOUT, () -> active(latest(cronJob))
-                .equals(List.of(firstRun.getMetadata().getName(), secondRun.getMetadata().getName())));
+        Job secondRun = awaitRun(due.cronJob(), due.second());
+        kit.await("both runs are active", TIMEOUT, () -> active(latest(due.cronJob()))
+                .equals(List.of(due.firstRun().getMetadata().getName(), secondRun.getMetadata().getName())));
     }
 
     @Test
@@ -352,6 +332,22 @@ class CronJobReconcilerTest {
                             .build());
                     return job;
                 });
+    }
+
+    /** An hourly CronJob whose first run is active, when its second is due. */
+    private record SecondRunDue(CronJob cronJob, Job firstRun, Instant second) {
+    }
+
+    /** Starts the first run of an hourly CronJob with {@code policy}, then moves the clock past the second's time and queues a reconcile. */
+    private SecondRunDue secondRunDue(String name, ConcurrencyPolicy policy) {
+        CronJob cronJob = awaitReconciled(client.resource(cronJob(name, "0 * * * *",
+                spec -> spec.setConcurrencyPolicy(policy))).create());
+        Instant first = nextHour(cronJob);
+        Job firstRun = startRun(cronJob, first);
+        Instant second = first.plus(1, ChronoUnit.HOURS);
+        clock.set(second.plusSeconds(30));
+        kit.reconcile(cronJob);
+        return new SecondRunDue(cronJob, firstRun, second);
     }
 
     /** Moves the clock past {@code scheduled}, queues a reconcile, and returns the run it starts. */
