@@ -149,7 +149,8 @@ final class ControllerWrites {
     /**
      * The writes of one reconcile: the primary as it started or as the last write left it (a
      * snapshot the reconciler never holds, so that changing its own copy does not change what
-     * "current" means), and the owned objects applied.
+     * "current" means), the owned objects applied, and the order of its reads and changes. Confined
+     * to the worker thread running the reconcile, like the reconcile's context.
      */
     final class Scope {
         private HasMetadata primary;
@@ -204,6 +205,12 @@ final class ControllerWrites {
         }
 
         private void statusWritten() {
+            // a status from no read (every status of a reconciler that reads nothing) describes no read
+            if (lastRead.isEmpty()) {
+                statusMayBeStale = false;
+                readBeforeStatus = Set.of();
+                return;
+            }
             // stale already if a type it may come from changed after it was last read
             statusMayBeStale = lastRead.entrySet().stream()
                     .anyMatch(read -> lastChanged.getOrDefault(read.getKey(), 0L) > read.getValue());
