@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,8 +65,7 @@ final class AppliedFields {
     }
 
     private static void merge(ObjectNode target, ObjectNode removals) {
-        for (Iterator<Map.Entry<String, JsonNode>> fields = removals.fields(); fields.hasNext();) {
-            Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : removals.properties()) {
             JsonNode existing = target.get(field.getKey());
             if (field.getValue().isObject() && existing != null && existing.isObject()) {
                 merge((ObjectNode) existing, (ObjectNode) field.getValue());
@@ -88,8 +86,7 @@ final class AppliedFields {
             fields.add(List.copyOf(path));
             return;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> children = node.fields(); children.hasNext();) {
-            Map.Entry<String, JsonNode> child = children.next();
+        for (Map.Entry<String, JsonNode> child : node.properties()) {
             path.add(child.getKey());
             collect(child.getValue(), path, fields);
             path.remove(path.size() - 1);

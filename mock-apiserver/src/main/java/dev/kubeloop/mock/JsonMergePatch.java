@@ -3,7 +3,6 @@ package dev.kubeloop.mock;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -22,8 +21,7 @@ final class JsonMergePatch {
         }
         ObjectNode result = target != null && target.isObject() ? ((ObjectNode) target).deepCopy()
                 : JsonNodeFactory.instance.objectNode();
-        for (Iterator<Map.Entry<String, JsonNode>> fields = patch.fields(); fields.hasNext();) {
-            Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : patch.properties()) {
             if (field.getValue().isNull()) {
                 result.remove(field.getKey());
             } else {

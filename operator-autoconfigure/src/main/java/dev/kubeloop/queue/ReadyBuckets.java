@@ -26,7 +26,7 @@ final class ReadyBuckets<T> {
     private static final int MAX_KEPT_BUCKETS = 16;
 
     /** Highest priority first. Tiny (one bucket per priority in use), so a sorted array wins. */
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // no generic array creation in Java
     private Bucket<T>[] buckets = new Bucket[0];
     private Bucket<T> lastUsed;
     private final long starvationThresholdNanos;

@@ -260,6 +260,7 @@ final class WebhookExchange extends ChannelInboundHandlerAdapter {
      * the validator's log lines carry its trace id): it joins the API server's trace when the request
      * carries one.
      */
+    @SuppressWarnings("try") // the scope is held for its effect: the span current while it is open
     private WebhookAnswer traced(Webhook target, byte[] bytes, String parent) {
         if (!parts.tracing.on()) {
             return parts.handler.answer(target, bytes);

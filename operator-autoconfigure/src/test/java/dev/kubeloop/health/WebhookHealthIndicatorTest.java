@@ -48,6 +48,7 @@ class WebhookHealthIndicatorTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the socket is held open, mid-handshake, for the check
     void aServerWhoseThreadsAreAllStuckIsDownAndSaysWhy() throws Exception {
         Validator<ConfigMap> stuck = new Validator<>() {
             @Override

@@ -114,8 +114,12 @@ public final class SteadyUpdates implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         executor.shutdownNow();
-        executor.awaitTermination(10, TimeUnit.SECONDS);
+        try {
+            executor.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the test is being stopped: let it see the interrupt
+        }
     }
 }

@@ -235,6 +235,7 @@ final class ControllerWrites {
     }
 
     /** {@code write} in a child span {@code step} of the reconcile's, when traced. */
+    @SuppressWarnings("try") // the scope is held for its effect: the span current while it is open
     private static <R> R step(Scope scope, String step, HasMetadata target, Supplier<R> write) {
         if (scope.span == null) {
             return write.get();

@@ -129,6 +129,7 @@ final class ReconcileHandler<T extends HasMetadata> {
      * @param paused true if the workers were paused meanwhile (leader election): an outcome an
      *     interrupt may have caused then decided nothing, and the key is queued again at once
      */
+    @SuppressWarnings("try") // the scope is held for its effect: the span current while it is open
     void handle(ObjectKey key, int priority, BooleanSupplier paused) {
         int retries = queue.numRequeues(key) + conflictBackoff.numRequeues(key);
         if (causes == null) {

@@ -109,6 +109,7 @@ class LeaderElectionFailoverTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the watch is held open for the whole test
     void aLeaderThatStopsRenewingIsReplacedOnlyAfterTheLeaseExpires() throws Exception {
         List<LeaseSpec> seen = new CopyOnWriteArrayList<>();
         try (Watch ignored = watchLease(seen)) {

@@ -115,6 +115,8 @@ class WriteTargetsTest {
     /** A resource type fabric8 could not build a stub of either. */
     public static final class NoDefaultConstructor implements HasMetadata {
 
+        private static final long serialVersionUID = 1L;
+
         private ObjectMeta metadata;
         private String apiVersion = "v1";
 
