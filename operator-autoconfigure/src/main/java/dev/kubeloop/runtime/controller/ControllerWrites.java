@@ -192,7 +192,7 @@ final class ControllerWrites {
          * again after the change. controller-runtime's order does so (kubebuilder's CronJob: the
          * status lists the Jobs read, then a Job is created), and the change's echo reconciles again
          * to correct it; here echoes queue nothing, so the runtime queues that reconcile itself
-         * ({@link ReconcileHandler}). A status computed from reads after the changes, or from no
+         * ({@link StaleStatusRequeues}). A status computed from reads after the changes, or from no
          * read at all, is not stale.
          */
         boolean statusMayBeStale() {

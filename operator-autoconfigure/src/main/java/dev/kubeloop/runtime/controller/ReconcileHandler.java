@@ -18,7 +18,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,14 +77,8 @@ final class ReconcileHandler<T extends HasMetadata> {
     private final RateLimiter<ObjectKey> conflictBackoff = new ExponentialBackoffRateLimiter<>(
             ReconcileOutcome.CONFLICT_BACKOFF_BASE, ReconcileOutcome.CONFLICT_BACKOFF_MAX);
     private final Logger reconcilerLog;
-    /**
-     * Keys queued once more because a status of theirs may describe an out-of-date read
-     * ({@link ControllerWrites.Scope#statusMayBeStale}); the reconcile that finds it so again queues
-     * no third, so that a reconciler whose writes change something every time rests as it did
-     * before (where controller-runtime's echoes would never let it). Each key is added and removed
-     * by the worker that holds it.
-     */
-    private final Set<ObjectKey> lookingAgain = ConcurrentHashMap.newKeySet();
+    /** The one reconcile more for a status that may describe a read from before the reconcile's own change. */
+    private final StaleStatusRequeues staleStatusRequeues = new StaleStatusRequeues();
     private final Tracing tracing;
     /** Why each key was queued; null when tracing is off. */
     private final QueueCauses causes;
@@ -232,22 +225,12 @@ final class ReconcileHandler<T extends HasMetadata> {
             ForeignBlockers.in(error).ifPresent(foreign -> blockers.blocked(key, foreign));
         }
         requeue(report, span);
-        boolean lookedAgain = lookingAgain.remove(key);
-        if (statusMayBeStale && (outcome == ReconcileOutcome.SUCCESS || outcome == ReconcileOutcome.REQUEUE_AFTER)) {
-            if (lookedAgain) {
-                log.debug("Status may still describe a read from before its own change after a second reconcile; not "
-                        + "queued again (its writes change something each time): controller={} key={}", config.name(), key);
-            } else {
-                // the status may describe a read from before a change of this reconcile's own (controller-runtime's
-                // order: read the children, write the status, then change them); there that change's echo reconciles
-                // again and corrects it, here echoes queue nothing: queue that one reconcile now (it reads the change
-                // and, the status right, sends nothing)
-                lookingAgain.add(key);
-                note(key, "requeue", Duration.ZERO, span);
-                queue.add(key, report.priority());
-                log.debug("Status may describe a read from before its own change, reconciling again: controller={} "
-                        + "key={}", config.name(), key);
-            }
+        if (staleStatusRequeues.queueAgain(key, statusMayBeStale, outcome)) {
+            // there the echo of the reconcile's own change would reconcile again and correct its status: here once, now
+            note(key, "requeue", Duration.ZERO, span);
+            queue.add(key, report.priority());
+            log.debug("Status may describe a read from before its own change, reconciling again: controller={} key={}",
+                    config.name(), key);
         }
         report(report, object);
         return report;
