@@ -149,7 +149,7 @@ final class ControllerWrites {
     /**
      * The writes of one reconcile: the primary as it started or as the last write left it (a
      * snapshot the reconciler never holds, so that changing its own copy does not change what
-     * "current" means), the owned objects applied, and the order of its reads and changes. Confined
+     * "current" means), the owned objects applied, and what it read ({@link StatusBasis}). Confined
      * to the worker thread running the reconcile, like the reconcile's context.
      */
     final class Scope {
@@ -162,16 +162,8 @@ final class ControllerWrites {
         private final Tracing.Span span;
         /** What its applies carry of its trace; null when untraced or not propagating. */
         private final CarriedTrace trace;
-        /**
-         * When this reconcile last read and last changed each type, in its own sequence of reads and
-         * writes: whether a status may describe an out-of-date read ({@link #statusMayBeStale}).
-         */
-        private final Map<Class<?>, Long> lastRead = new HashMap<>();
-        private final Map<Class<?>, Long> lastChanged = new HashMap<>();
-        private long sequence;
-        /** The types read before the last status write; null before any status write. */
-        private Set<Class<?>> readBeforeStatus;
-        private boolean statusMayBeStale;
+        /** What it read, and whether its own changes made the basis of its status out of date. */
+        private final StatusBasis statusBasis = new StatusBasis();
 
         Scope(HasMetadata primary, KubernetesClient client, Tracing.Span span) {
             this.primary = primary;
@@ -185,43 +177,9 @@ final class ControllerWrites {
             return primary;
         }
 
-        /**
-         * Whether the last status this reconcile wrote (or found as wanted) may describe what it read
-         * before a change of its own: it read a type, changed an object of that type (applied,
-         * deleted or pruned one), and wrote the status after the read but did not read that type
-         * again after the change. controller-runtime's order does so (kubebuilder's CronJob: the
-         * status lists the Jobs read, then a Job is created), and the change's echo reconciles again
-         * to correct it; here echoes queue nothing, so the runtime queues that reconcile itself
-         * ({@link StaleStatusRequeues}). A status computed from reads after the changes, or from no
-         * read at all, is not stale.
-         */
-        boolean statusMayBeStale() {
-            return statusMayBeStale;
-        }
-
-        /** Called by every cache read of the reconcile ({@code owned}, {@code cached}, {@code caches()}). */
-        void read(Class<?> type) {
-            lastRead.put(type, ++sequence);
-        }
-
-        private void statusWritten() {
-            // a status from no read (every status of a reconciler that reads nothing) describes no read
-            if (lastRead.isEmpty()) {
-                statusMayBeStale = false;
-                readBeforeStatus = Set.of();
-                return;
-            }
-            // stale already if a type it may come from changed after it was last read
-            statusMayBeStale = lastRead.entrySet().stream()
-                    .anyMatch(read -> lastChanged.getOrDefault(read.getKey(), 0L) > read.getValue());
-            readBeforeStatus = Set.copyOf(lastRead.keySet());
-        }
-
-        private void changed(Class<?> type) {
-            lastChanged.put(type, ++sequence);
-            if (readBeforeStatus != null && readBeforeStatus.contains(type)) {
-                statusMayBeStale = true;
-            }
+        /** What the reconcile read, and whether its status may describe a read its own changes made out of date. */
+        StatusBasis statusBasis() {
+            return statusBasis;
         }
     }
 
@@ -301,7 +259,7 @@ final class ControllerWrites {
         sent(WriteOperation.APPLY);
         if (current == null || !Objects.equals(current.getMetadata().getResourceVersion(),
                 stored.getMetadata().getResourceVersion())) {
-            scope.changed(type);
+            scope.statusBasis.changed(type, ObjectKey.of(stored), owned);
         }
         fingerprints.put(applied, new Fingerprint(hash, stored.getMetadata().getResourceVersion(),
                 contentHash(stored), carried));
@@ -453,7 +411,7 @@ final class ControllerWrites {
         }
         Object current = ResourceCopies.status(serialization, scope.primary);
         // sent or not, the reconciler has said what the status is by now
-        scope.statusWritten();
+        scope.statusBasis.statusWritten();
         if (current != null && tree(status).equals(tree(current))) {
             skipped(WriteOperation.APPLY_STATUS);
             @SuppressWarnings("unchecked")
@@ -485,7 +443,7 @@ final class ControllerWrites {
                 () -> StatusWriter.write(scope.client, resource, fieldManager)));
         sent(WriteOperation.UPDATE_STATUS);
         scope.primary = sent.snapshot();
-        scope.statusWritten();
+        scope.statusBasis.statusWritten();
         return sent.stored();
     }
 
@@ -534,7 +492,7 @@ final class ControllerWrites {
                 }
                 if (pruneNow(scope, object)) {
                     sent(WriteOperation.PRUNE);
-                    scope.changed(object.getClass());
+                    scope.statusBasis.changed(object.getClass(), ObjectKey.of(object), true);
                     events.normal(scope.primary, "Pruned", object.getKind() + " " + object.getMetadata().getName()
                             + " is no longer wanted and was deleted");
                 }
@@ -577,11 +535,19 @@ final class ControllerWrites {
         boolean existed = deleteNow(scope, object, false);
         if (existed) {
             sent(WriteOperation.DELETE);
-            scope.changed(object.getClass());
+            scope.statusBasis.changed(object.getClass(), ObjectKey.of(object), controlledBy(object, scope.primary));
             events.normal(scope.primary, "Deleted", object.getKind() + " " + object.getMetadata().getName()
                     + " was deleted");
         }
         return existed;
+    }
+
+    /** Whether {@code object}'s controller owner reference is {@code primary}. */
+    private static boolean controlledBy(HasMetadata object, HasMetadata primary) {
+        String uid = primary.getMetadata().getUid();
+        List<OwnerReference> owners = object.getMetadata().getOwnerReferences();
+        return uid != null && owners != null && owners.stream()
+                .anyMatch(owner -> Boolean.TRUE.equals(owner.getController()) && uid.equals(owner.getUid()));
     }
 
     /** @param asSeen whether to delete only the version {@code object} is (a precondition on its resourceVersion) */

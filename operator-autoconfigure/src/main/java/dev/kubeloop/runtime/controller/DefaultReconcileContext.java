@@ -19,7 +19,7 @@ import org.slf4j.Logger;
  * The {@link ReconcileContext} of one reconcile call. Every read goes to the controller's caches as
  * its own writes left them ({@link ReadYourWritesReader}): {@link #cached}, {@link #owned} (by the
  * owner index) and {@link #caches()} alike; each read is noted in the reconcile's
- * {@link ControllerWrites.Scope}, which tells whether a status it wrote may be out of date.
+ * {@link StatusBasis}, which tells whether a status it wrote may be out of date.
  *
  * <p>Created per call by the worker thread and meant to be used by it; holds no mutable state.
  */
@@ -82,13 +82,13 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
         if (primaryUid == null) {
             return List.of();
         }
-        scope.read(type);
+        scope.statusBasis().readOwned(type);
         return Collections.unmodifiableList(reads.owned(type, primaryUid));
     }
 
     @Override
     public <R extends HasMetadata> Optional<R> cached(Class<R> type, ObjectKey objectKey) {
-        scope.read(type);
+        scope.statusBasis().readOne(type, objectKey);
         return reads.get(type, objectKey);
     }
 
@@ -123,21 +123,21 @@ final class DefaultReconcileContext<T extends HasMetadata> implements ReconcileC
 
             @Override
             public <R extends HasMetadata> List<R> list(Class<R> type, @Nullable String namespace) {
-                scope.read(type);
+                scope.statusBasis().readAny(type);
                 return reads.list(type, namespace);
             }
 
             @Override
             public <R extends HasMetadata> List<R> list(Class<R> type, @Nullable String namespace,
                     Map<String, String> labels) {
-                scope.read(type);
+                scope.statusBasis().readAny(type);
                 return reads.list(type, namespace, labels);
             }
 
             @Override
             public <R extends HasMetadata> List<R> byIndex(Class<R> type, String index, @Nullable String namespace,
                     String value) {
-                scope.read(type);
+                scope.statusBasis().readAny(type);
                 return reads.byIndex(type, index, namespace, value);
             }
         };

@@ -197,7 +197,7 @@ final class ReconcileHandler<T extends HasMetadata> {
                         if (!paused.getAsBoolean() || !outcome.mayBeInterrupted()) {
                             outcome = afterwards(key, outcome, error, object, scope, context);
                         }
-                        statusMayBeStale = scope.statusMayBeStale();
+                        statusMayBeStale = scope.statusBasis().statusMayBeStale();
                     } finally {
                         MDC.remove(MDC_CONTROLLER);
                         MDC.remove(MDC_KEY);

@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The one reconcile the runtime queues itself: after a reconcile whose last status may describe a
- * read from before a change of its own ({@link ControllerWrites.Scope#statusMayBeStale}:
+ * read from before a change of its own ({@link StatusBasis}:
  * controller-runtime's order, children read, status written, children changed), where
  * controller-runtime's echo of that change would reconcile again and correct it, and Kubeloop's
  * echoes queue nothing. Never a third: a reconcile queued this way that finds its status stale

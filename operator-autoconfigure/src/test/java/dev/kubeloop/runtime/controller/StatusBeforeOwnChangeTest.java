@@ -3,6 +3,7 @@ package dev.kubeloop.runtime.controller;
 import static dev.kubeloop.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubeloop.api.ApplyOptions;
 import dev.kubeloop.api.ObjectKey;
 import dev.kubeloop.api.ReconcileContext;
 import dev.kubeloop.api.ResourceReconciler;
@@ -128,6 +129,23 @@ class StatusBeforeOwnChangeTest extends MockClusterTestSupport {
         controller.enqueue(WIDGET, 0);
         eventually().until(() -> counted.size() >= 4 && controller.queueStats().idle());
         assertThat(counted).as("two again for the next change").hasSize(4);
+    }
+
+    @Test
+    void aChangeOfAnObjectTheStatusCouldNotHaveCountedQueuesNothingMore() {
+        // the sample's shared index ConfigMap: applied, not owned, after the owned ConfigMaps were read
+        Controller<Widget> controller = start((widget, context) -> {
+            Result result = count(widget, context);
+            context.apply(new ConfigMapBuilder().withNewMetadata().withName("index").endMetadata()
+                    .addToData("w", "listed").build(), ApplyOptions.defaults().notOwned());
+            return result;
+        });
+
+        client.resource(widget(0)).create();
+
+        eventually().until(() -> "children=0".equals(statusMessage()) && controller.queueStats().idle()
+                && client.configMaps().inNamespace("ns").withName("index").get() != null);
+        assertThat(counted).as("one reconcile").containsExactly("children=0");
     }
 
     /** Counts the children for the status, then applies them (deleting those beyond the size): the original's order. */
