@@ -165,18 +165,15 @@ class CronJobReconcilerTest {
         })).create());
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(1, ChronoUnit.DAYS);
         // created in an order other than their start times': the limits go by start time
-        List<Job> succeeded = List.of(run(cronJob, "succeeded-b", "Complete", started.plusSeconds(20)),
-                run(cronJob, "succeeded-a", "Complete", started.plusSeconds(10)),
-                run(cronJob, "succeeded-c", "Complete", started.plusSeconds(30)));
-        List<Job> failed = List.of(run(cronJob, "failed-b", "Failed", started.plusSeconds(20)),
-                run(cronJob, "failed-a", "Failed", started.plusSeconds(10)));
+        run(cronJob, "succeeded-b", "Complete", started.plusSeconds(20));
+        run(cronJob, "succeeded-a", "Complete", started.plusSeconds(10));
+        run(cronJob, "succeeded-c", "Complete", started.plusSeconds(30));
+        run(cronJob, "failed-b", "Failed", started.plusSeconds(20));
+        run(cronJob, "failed-a", "Failed", started.plusSeconds(10));
         Job active = client.resource(runOf(cronJob, "still-running")).create();
 
         kit.await("the oldest successful and failed runs are deleted", TIMEOUT, () -> names(runs(cronJob))
                 .equals(List.of("failed-b", "still-running", "succeeded-b", "succeeded-c")));
-        assertThat(succeeded).hasSize(3);
-        assertThat(failed).hasSize(2);
-        assertThat(kit.awaitEvent(cronJob, "Deleted")).isNotNull();
         kit.await("two Deleted events", TIMEOUT, () -> kit.eventReasons(cronJob).stream()
                 .filter("Deleted"::equals).count() == 2);
         assertThat(active(latest(cronJob))).containsExactly(active.getMetadata().getName());
