@@ -163,6 +163,29 @@ class RetainedChildrenTest extends MockClusterTestSupport {
     }
 
     /**
+     * The same race with a change that leaves the child unwanted: someone else writes to it (an
+     * annotation here; a Job's controller writes its status so) while the reconcile that no longer
+     * applies it runs. The first prune is refused (409) and deletes nothing; the refusal does not
+     * end it there: the change's event queues the Widget again, and that reconcile prunes the
+     * child as it now is.
+     */
+    @Test
+    void aChildSomeoneElseWroteToWhileTheReconcileRanIsPrunedByTheNextReconcile() {
+        Controller<Widget> controller = secondRunWhileSomeoneChangesTheFirstSettings(settings -> settings
+                .editMetadata().addToAnnotations("someone-else/touched", "yes").endMetadata());
+
+        eventually().until(() -> configMap("a-settings-1") == null);
+        assertThat(cluster.requests(request -> "DELETE".equals(request.getMethod())
+                && request.getPath().contains("/configmaps/a-settings-1")))
+                .as("the delete refused for the version the cache had, then the one that deleted it").hasSize(2);
+        assertThat(controller.status().writes().sent()).containsEntry(WriteOperation.PRUNE, 1L);
+        assertThat(events("Pruned")).extracting(Event::getMessage)
+                .containsExactly("ConfigMap a-settings-1 is no longer wanted and was deleted");
+        assertThat(controller.count(ReconcileOutcome.ERROR) + controller.count(ReconcileOutcome.CONFLICT))
+                .as("a refused prune fails no reconcile").isZero();
+    }
+
+    /**
      * Runs the Widget's settings from run 1 to run 2, while someone else changes run 1's settings
      * (through the plain client) in the reconcile of run 2, just before it returns and prunes: that
      * prune judges a cache that has not seen the change (held back for certain: the watches are

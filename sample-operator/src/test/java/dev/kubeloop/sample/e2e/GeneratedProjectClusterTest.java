@@ -2,7 +2,6 @@ package dev.kubeloop.sample.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.marcnuri.helm.Helm;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -18,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,9 +45,9 @@ class GeneratedProjectClusterTest {
     @BeforeAll
     static void installTheGeneratedProjectsChart() throws IOException {
         cluster = LocalCluster.assumeRunning();
-        project = generatedProject();
+        project = LocalCluster.generatedProject("cluster.generated.project");
         client = new KubernetesClientBuilder().build();
-        cluster.loadJar(jar(project), IMAGE + ":" + TAG);
+        cluster.loadJar(LocalCluster.bootJar(project), IMAGE + ":" + TAG);
         Helm.uninstall(RELEASE).withNamespace(NAMESPACE).withKubeConfig(cluster.kubeconfig()).ignoreNotFound().call();
         // the README's helm install, with the image built here instead of docker build
         new Helm(project.resolve("chart")).install().withName(RELEASE).withNamespace(NAMESPACE).createNamespace()
@@ -72,7 +70,7 @@ class GeneratedProjectClusterTest {
     @Test
     void theReadmesExampleIsReconciledByTheOperatorPodAndItsValidatorAnswersThroughItsService() throws IOException {
         assertThat(operatorPods()).as("the chart's default: two replicas electing a leader").hasSize(2)
-                .allMatch(GeneratedProjectClusterTest::ready);
+                .allMatch(LocalCluster::ready);
         GenericKubernetesResource greeting = Serialization.unmarshal(
                 Files.readString(project.resolve("examples/greeting.yaml")), GenericKubernetesResource.class);
         greeting.getMetadata().setNamespace(NAMESPACE); // the chart's default: the release namespace only
@@ -107,36 +105,7 @@ class GeneratedProjectClusterTest {
         assertThat(refused.getMessage()).contains("spec.message must not be only white space");
     }
 
-    /**
-     * The generated project. With {@code -Dcluster.generated.required=true} (.ci/run, where
-     * archetype-check runs first) it must be there; elsewhere the test is skipped without it.
-     */
-    private static Path generatedProject() {
-        Path project = Path.of(System.getProperty("cluster.generated.project", "target/missing-project"))
-                .toAbsolutePath().normalize();
-        boolean built = Files.isDirectory(project.resolve("target"));
-        if (!Boolean.getBoolean("cluster.generated.required")) {
-            assumeTrue(built, "Skipped: no generated project at " + project + " (run scripts/archetype-check.sh)");
-        }
-        assertThat(built).as("the project scripts/archetype-check.sh generates and builds, at " + project).isTrue();
-        return project;
-    }
-
-    private static Path jar(Path project) throws IOException {
-        try (Stream<Path> files = Files.list(project.resolve("target"))) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".jar")
-                    && !f.getFileName().toString().endsWith("-plain.jar")).findFirst()
-                    .orElseThrow(() -> new AssertionError("no jar in " + project.resolve("target")));
-        }
-    }
-
     private static List<Pod> operatorPods() {
-        return client.pods().inNamespace(NAMESPACE).withLabel("app.kubernetes.io/instance", RELEASE).list()
-                .getItems().stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
-    }
-
-    private static boolean ready(Pod pod) {
-        return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions()
-                .stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+        return LocalCluster.releasePods(client, NAMESPACE, RELEASE);
     }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * The one-node cluster of {@code scripts/local-cluster.sh} the cluster tests run on: its script
@@ -69,6 +70,43 @@ final class LocalCluster {
             throw new AssertionError("No operator jar at " + jar + ": the cluster profile runs after package");
         }
         return jar;
+    }
+
+    /**
+     * A project {@code scripts/archetype-check.sh} generated and built, at the path system property
+     * {@code property} names. With {@code -Dcluster.generated.required=true} (.ci/run, where
+     * archetype-check runs first) it must be there; elsewhere the test is skipped without it.
+     */
+    static Path generatedProject(String property) {
+        Path project = Path.of(System.getProperty(property, "target/missing-project")).toAbsolutePath().normalize();
+        boolean built = Files.isDirectory(project.resolve("target"));
+        if (!Boolean.getBoolean("cluster.generated.required")) {
+            assumeTrue(built, "Skipped: no generated project at " + project + " (run scripts/archetype-check.sh)");
+        }
+        if (!built) {
+            throw new AssertionError("No project at " + project + ": scripts/archetype-check.sh generates and builds it");
+        }
+        return project;
+    }
+
+    /** The runnable jar a generated project's build made (not the plain one). */
+    static Path bootJar(Path project) throws IOException {
+        try (Stream<Path> files = Files.list(project.resolve("target"))) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".jar")
+                    && !f.getFileName().toString().endsWith("-plain.jar")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no jar in " + project.resolve("target")));
+        }
+    }
+
+    /** The Pods of a Helm release that are not being deleted. */
+    static List<Pod> releasePods(KubernetesClient client, String namespace, String release) {
+        return client.pods().inNamespace(namespace).withLabel("app.kubernetes.io/instance", release).list()
+                .getItems().stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+    }
+
+    static boolean ready(Pod pod) {
+        return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions()
+                .stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
     }
 
     /** Polls {@code condition} every 250 ms until it holds; fails after {@code timeout}. */

@@ -683,14 +683,11 @@ class SampleChartClusterTest {
     }
 
     private static boolean ready(Pod pod) {
-        return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions()
-                .stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+        return LocalCluster.ready(pod);
     }
 
     private static List<Pod> operatorPods() {
-        return client.pods().inNamespace(RELEASE_NAMESPACE)
-                .withLabel("app.kubernetes.io/instance", RELEASE).list().getItems().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+        return LocalCluster.releasePods(client, RELEASE_NAMESPACE, RELEASE);
     }
 
     private static boolean bindsTo(List<Subject> subjects, String account) {
