@@ -1,6 +1,7 @@
 package dev.kubeloop.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeloop.api.webhook.Admission;
 import dev.kubeloop.api.webhook.AdmissionContext;
 import io.fabric8.kubernetes.api.model.GroupVersionKind;
@@ -40,7 +41,7 @@ final class AdmissionReviews {
     static Request read(Json json, byte[] body) throws BadReview {
         JsonNode requestNode = ReviewEnvelope.read(json, body, API_VERSION, KIND,
                 "the webhook configuration's admissionReviewVersions").request();
-        AdmissionRequest request = json.read(requestNode, AdmissionRequest.class, null, "the request");
+        AdmissionRequest request = json.read(withoutObjects(requestNode), AdmissionRequest.class, null, "the request");
         AdmissionContext context;
         try {
             context = AdmissionContext.of(request);
@@ -50,6 +51,26 @@ final class AdmissionReviews {
         }
         return new Request(request, context, objectOrNull(requestNode.get("object")),
                 objectOrNull(requestNode.get("oldObject")));
+    }
+
+    /**
+     * The request without its objects, for the typed envelope: they are read as the webhook's class
+     * later, from the raw nodes. Read into fabric8's {@code AdmissionRequest} they would be read by
+     * kind, as the class the client's serialization has registered for it (the informers register
+     * theirs, see {@code WatchedKinds}), and an object that does not read as that class would fail the
+     * whole review instead of getting the validator's denial naming the field.
+     */
+    private static JsonNode withoutObjects(JsonNode requestNode) {
+        if (!(requestNode instanceof ObjectNode request) || !(request.has("object") || request.has("oldObject"))) {
+            return requestNode;
+        }
+        ObjectNode envelope = request.objectNode();
+        request.properties().forEach(field -> {
+            if (!field.getKey().equals("object") && !field.getKey().equals("oldObject")) {
+                envelope.set(field.getKey(), field.getValue());
+            }
+        });
+        return envelope;
     }
 
     private static JsonNode objectOrNull(JsonNode node) {

@@ -2,7 +2,9 @@ package dev.kubeloop.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kubeloop.api.webhook.Admission;
@@ -10,6 +12,7 @@ import dev.kubeloop.api.webhook.AdmissionContext;
 import dev.kubeloop.api.webhook.FieldError;
 import dev.kubeloop.api.webhook.Operation;
 import dev.kubeloop.api.webhook.Validator;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -375,6 +378,30 @@ class ValidatingWebhookTest {
         JsonNode response = Reviews.response(answer);
         assertThat(answer.status()).isEqualTo(200);
         assertThat(response.get("uid").asText()).isEqualTo("705ab4f5-6393-11e8-b7cc-42010a800002");
+        assertThat(response.at("/status/code").asInt()).isEqualTo(400);
+        assertThat(response.at("/status/message").asText())
+                .isEqualTo("an object does not read as Shelf: spec.books must be a whole number");
+        assertThat(answer.bodyText()).doesNotContain("s3cr3t");
+    }
+
+    /**
+     * The same object once an informer reads Shelves: the kind is then registered with the client's
+     * serialization, which the webhooks share, so fabric8 would read the review's object as a Shelf
+     * and fail the whole review on the field; the answer must stay the validator's denial.
+     */
+    @Test
+    void anObjectThatDoesNotReadIsDeniedTheSameWayWhenItsKindIsRegistered() {
+        KubernetesSerialization registered = new KubernetesSerialization(
+                new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES), true);
+        registered.registerKubernetesResource(Shelf.class);
+        Webhooks informed = Webhooks.builder(registered).validator(Shelf.class, validator).build();
+        ObjectNode request = create(Shelf.named("oak", 1));
+        ((ObjectNode) request.get("object").get("spec")).put("books", "s3cr3t-not-a-number");
+
+        WebhookAnswer answer = informed.handle(path, Reviews.admission(request));
+
+        JsonNode response = Reviews.response(answer);
+        assertThat(answer.status()).isEqualTo(200);
         assertThat(response.at("/status/code").asInt()).isEqualTo(400);
         assertThat(response.at("/status/message").asText())
                 .isEqualTo("an object does not read as Shelf: spec.books must be a whole number");

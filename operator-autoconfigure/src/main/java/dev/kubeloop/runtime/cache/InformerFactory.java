@@ -16,7 +16,8 @@ import java.util.concurrent.Executor;
 /**
  * Creates the fabric8 informer of an {@link InformerKey}, unstarted: a typed informer that leaves
  * unreadable objects out ({@link TolerantListerWatcher}), or a metadata-only one
- * ({@link MetadataListerWatcher}), listing in pages when a page size is set.
+ * ({@link MetadataListerWatcher}), listing in pages when a page size is set; a typed informer's
+ * class is registered for its kind first ({@link WatchedKinds}).
  *
  * <p>State ownership: the metadata-only client (a second client of the same configuration, with
  * the metadata {@code Accept} header) is created on first use under this object's monitor and
@@ -57,6 +58,8 @@ final class InformerFactory implements AutoCloseable {
             return MetadataListerWatcher.informer(metadataClient(), type, key.namespace(), labelSelector,
                     fields, listPageSize, resyncMillis, executor(metadataClient()));
         }
+        // its watch events read as the type at once, not as generic objects converted one by one
+        WatchedKinds.informing(client.getKubernetesSerialization(), type);
         MixedOperation<T, KubernetesResourceList<T>, Resource<T>> resources = client.resources(type);
         FilterWatchListDeletable<T, KubernetesResourceList<T>, Resource<T>> scoped =
                 key.namespace() == null ? resources.inAnyNamespace() : resources.inNamespace(key.namespace());
