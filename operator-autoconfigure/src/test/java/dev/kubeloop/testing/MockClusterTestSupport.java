@@ -30,6 +30,12 @@ public abstract class MockClusterTestSupport {
         cluster.close();
     }
 
+    /** The stored Widget's {@code status.message}; null without the Widget or its status. */
+    protected String widgetStatusMessage(String namespace, String name) {
+        Widget widget = client.resources(Widget.class).inNamespace(namespace).withName(name).get();
+        return widget == null || widget.getStatus() == null ? null : widget.getStatus().getMessage();
+    }
+
     /** Runs before the manager stops, e.g. to release reconciles a test holds. */
     protected void beforeStop() {
     }

@@ -21,6 +21,13 @@ public class Widget extends CustomResource<Widget.Spec, Widget.Status> implement
         return widget;
     }
 
+    /** {@link #named} with {@code spec.size}. */
+    public static Widget sized(String namespace, String name, int size) {
+        Widget widget = named(namespace, name);
+        widget.getSpec().setSize(size);
+        return widget;
+    }
+
     public Widget withLabel(String key, String value) {
         getMetadata().getLabels().put(key, value);
         return this;

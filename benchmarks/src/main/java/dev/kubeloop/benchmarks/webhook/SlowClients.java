@@ -71,10 +71,14 @@ final class SlowClients implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         running = false;
         thread.interrupt();
-        thread.join(5000);
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing anyway; the caller sees the interrupt
+        }
         sockets.forEach(SlowClients::closeQuietly);
     }
 

@@ -119,11 +119,15 @@ final class SampleOperator implements AutoCloseable {
 
     /** SIGTERM (Spring's graceful shutdown), then a kill if it takes longer than a minute. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            System.err.println("the operator did not stop within 60 s, killing it (log: " + log + ")");
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                System.err.println("the operator did not stop within 60 s, killing it (log: " + log + ")");
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing anyway; the caller sees the interrupt
         }
     }
 }

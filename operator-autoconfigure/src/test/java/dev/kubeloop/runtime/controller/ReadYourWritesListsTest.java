@@ -129,14 +129,11 @@ class ReadYourWritesListsTest extends MockClusterTestSupport {
     }
 
     private String statusMessage() {
-        Widget widget = client.resources(Widget.class).inNamespace("ns").withName("w").get();
-        return widget == null || widget.getStatus() == null ? null : widget.getStatus().getMessage();
+        return widgetStatusMessage("ns", "w");
     }
 
     private static Widget widget(int children) {
-        Widget widget = Widget.named("ns", "w");
-        widget.getSpec().setSize(children);
-        return widget;
+        return Widget.sized("ns", "w", children);
     }
 
     private static List<String> appOf(ConfigMap configMap) {

@@ -92,10 +92,14 @@ final class BoundPatchContender implements Contender {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         informer.close();
         pool.shutdownNow();
-        pool.awaitTermination(10, TimeUnit.SECONDS);
+        try {
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing anyway; the caller sees the interrupt
+        }
         client.close();
     }
 }

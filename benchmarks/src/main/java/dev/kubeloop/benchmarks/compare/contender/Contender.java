@@ -16,7 +16,7 @@ public interface Contender extends AutoCloseable {
 
     /** Stops everything the contender started. */
     @Override
-    void close() throws Exception;
+    void close();
 
     static Contender create(ContenderOptions options, ReconcileProbe probe) {
         return switch (options.contender()) {

@@ -119,16 +119,22 @@ final class ChildProcess implements AutoCloseable {
 
     /** Asks the child to stop and waits for it; kills it if it does not exit in time. */
     @Override
-    public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            send(Protocol.STOP);
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                System.err.println("contender did not stop within 60 s, killing it (log: " + log + ")");
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
+    public void close() {
+        try {
+            if (process.isAlive()) {
+                send(Protocol.STOP);
+                if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                    System.err.println("contender did not stop within 60 s, killing it (log: " + log + ")");
+                    process.destroyForcibly();
+                    process.waitFor(10, TimeUnit.SECONDS);
+                }
             }
+            commands.close();
+            reader.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the caller sees the interrupt
+            process.destroyForcibly();
+            commands.close();
         }
-        commands.close();
-        reader.join(TimeUnit.SECONDS.toMillis(10));
     }
 }

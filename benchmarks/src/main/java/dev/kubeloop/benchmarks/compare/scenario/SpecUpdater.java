@@ -109,8 +109,12 @@ final class SpecUpdater implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         writers.shutdownNow();
-        writers.awaitTermination(10, TimeUnit.SECONDS);
+        try {
+            writers.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing anyway; the caller sees the interrupt
+        }
     }
 }

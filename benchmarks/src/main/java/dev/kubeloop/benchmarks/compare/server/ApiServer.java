@@ -13,6 +13,6 @@ public interface ApiServer extends AutoCloseable {
     ServerSession open(String runId) throws Exception;
 
     @Override
-    default void close() throws Exception {
+    default void close() {
     }
 }

@@ -105,11 +105,7 @@ public final class MockApiServer implements ApiServer {
                 // vert.x instance stays (idle) until the launcher exits
                 System.err.println("mock server did not shut down cleanly: " + e);
             }
-            try {
-                observer.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            observer.close();
         }
     }
 }

@@ -45,8 +45,12 @@ final class StatusObserver implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         parser.shutdown();
-        parser.awaitTermination(10, TimeUnit.SECONDS);
+        try {
+            parser.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing anyway; the caller sees the interrupt
+        }
     }
 }
