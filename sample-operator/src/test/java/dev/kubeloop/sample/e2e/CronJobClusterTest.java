@@ -3,7 +3,6 @@ package dev.kubeloop.sample.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.marcnuri.helm.Helm;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -39,7 +38,6 @@ class CronJobClusterTest {
     static final String RELEASE = "cronjob";
     static final String NAMESPACE = "cronjob-system";
     static final String IMAGE = "localhost/cronjob-operator";
-    static final String TAG = "cluster-test";
     static final Duration START = Duration.ofSeconds(300);
     /** Three runs 15 s apart, each a Pod started on a two-core node, with room for a busy machine. */
     static final Duration RUNS = Duration.ofSeconds(240);
@@ -55,12 +53,7 @@ class CronJobClusterTest {
         cluster = LocalCluster.assumeRunning();
         Path project = LocalCluster.generatedProject("cluster.cronjob.project");
         client = new KubernetesClientBuilder().build();
-        cluster.loadJar(LocalCluster.bootJar(project), IMAGE + ":" + TAG);
-        Helm.uninstall(RELEASE).withNamespace(NAMESPACE).withKubeConfig(cluster.kubeconfig()).ignoreNotFound().call();
-        new Helm(project.resolve("chart")).install().withName(RELEASE).withNamespace(NAMESPACE).createNamespace()
-                .withKubeConfig(cluster.kubeconfig())
-                .set("image.repository", IMAGE).set("image.tag", TAG).set("image.pullPolicy", "Never")
-                .waitReady().withTimeout(300).call();
+        cluster.installGeneratedChart(project, RELEASE, NAMESPACE, IMAGE);
     }
 
     @AfterAll
@@ -68,11 +61,8 @@ class CronJobClusterTest {
         if (client == null) {
             return;
         }
-        LocalCluster.keepLogs(client, Path.of("target/cluster-logs/cronjob"));
         client.genericKubernetesResources(CRONJOBS).inNamespace(NAMESPACE).delete();
-        Helm.uninstall(RELEASE).withNamespace(NAMESPACE).withKubeConfig(cluster.kubeconfig()).ignoreNotFound().call();
-        LocalCluster.await("the CronJob operator's Pods gone", START,
-                () -> LocalCluster.releasePods(client, NAMESPACE, RELEASE).isEmpty());
+        cluster.uninstall(client, RELEASE, NAMESPACE, Path.of("target/cluster-logs/cronjob"));
         client.close();
     }
 

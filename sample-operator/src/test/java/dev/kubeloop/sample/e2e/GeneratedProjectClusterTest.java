@@ -3,7 +3,6 @@ package dev.kubeloop.sample.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.marcnuri.helm.Helm;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,7 +31,6 @@ class GeneratedProjectClusterTest {
     static final String RELEASE = "greeting";
     static final String NAMESPACE = "greeting-system";
     static final String IMAGE = "localhost/greeting-operator";
-    static final String TAG = "cluster-test";
     static final Duration START = Duration.ofSeconds(300);
     static final ResourceDefinitionContext GREETINGS = new ResourceDefinitionContext.Builder()
             .withGroup("demo.example.com").withVersion("v1alpha1").withPlural("greetings").withKind("Greeting")
@@ -47,13 +45,7 @@ class GeneratedProjectClusterTest {
         cluster = LocalCluster.assumeRunning();
         project = LocalCluster.generatedProject("cluster.generated.project");
         client = new KubernetesClientBuilder().build();
-        cluster.loadJar(LocalCluster.bootJar(project), IMAGE + ":" + TAG);
-        Helm.uninstall(RELEASE).withNamespace(NAMESPACE).withKubeConfig(cluster.kubeconfig()).ignoreNotFound().call();
-        // the README's helm install, with the image built here instead of docker build
-        new Helm(project.resolve("chart")).install().withName(RELEASE).withNamespace(NAMESPACE).createNamespace()
-                .withKubeConfig(cluster.kubeconfig())
-                .set("image.repository", IMAGE).set("image.tag", TAG).set("image.pullPolicy", "Never")
-                .waitReady().withTimeout(300).call();
+        cluster.installGeneratedChart(project, RELEASE, NAMESPACE, IMAGE); // the README's helm install
     }
 
     @AfterAll
@@ -61,9 +53,7 @@ class GeneratedProjectClusterTest {
         if (client == null) {
             return;
         }
-        LocalCluster.keepLogs(client, Path.of("target/cluster-logs/generated"));
-        Helm.uninstall(RELEASE).withNamespace(NAMESPACE).withKubeConfig(cluster.kubeconfig()).ignoreNotFound().call();
-        LocalCluster.await("the generated operator's Pods gone", START, () -> operatorPods().isEmpty());
+        cluster.uninstall(client, RELEASE, NAMESPACE, Path.of("target/cluster-logs/generated"));
         client.close();
     }
 

@@ -2,6 +2,7 @@ package dev.kubeloop.sample.e2e;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.marcnuri.helm.Helm;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -57,6 +58,28 @@ final class LocalCluster {
     /** Builds {@code image} from the JRE image and the jar and imports it into the node's containerd. */
     void loadJar(Path jar, String image) {
         run(300, "load-jar", jar.toString(), image);
+    }
+
+    /**
+     * Installs the chart of a project generated from the archetype as its README says, with its
+     * defaults but the image: {@code image:cluster-test}, built here from the project's jar instead
+     * of {@code docker build}. A release an earlier run left is uninstalled first.
+     */
+    void installGeneratedChart(Path project, String release, String namespace, String image) throws IOException {
+        loadJar(bootJar(project), image + ":cluster-test");
+        Helm.uninstall(release).withNamespace(namespace).withKubeConfig(kubeconfig()).ignoreNotFound().call();
+        new Helm(project.resolve("chart")).install().withName(release).withNamespace(namespace).createNamespace()
+                .withKubeConfig(kubeconfig())
+                .set("image.repository", image).set("image.tag", "cluster-test").set("image.pullPolicy", "Never")
+                .waitReady().withTimeout(300).call();
+    }
+
+    /** Keeps the Pods' logs and the events under {@code logs}, uninstalls the release and waits for its Pods to go. */
+    void uninstall(KubernetesClient client, String release, String namespace, Path logs) {
+        keepLogs(client, logs);
+        Helm.uninstall(release).withNamespace(namespace).withKubeConfig(kubeconfig()).ignoreNotFound().call();
+        await("the Pods of release " + release + " gone", Duration.ofSeconds(300),
+                () -> releasePods(client, namespace, release).isEmpty());
     }
 
     /** SIGKILLs a container's process through containerd: a crash, which kubelet answers with a restart. */
