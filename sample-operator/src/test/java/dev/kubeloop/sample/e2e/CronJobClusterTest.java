@@ -118,9 +118,13 @@ class CronJobClusterTest {
         Map<String, Object> status = cronJob.get("status");
         assertThat(status).as("the CronJob's status").isNotNull().containsKey("lastScheduleTime");
         assertThat(condition(status, "Available")).as("Available").containsEntry("status", "True");
-        assertThat(events(cronJob)).as("the operator's events on the CronJob")
-                .anyMatch(message -> message.startsWith("Created Job hello-"))
-                .anyMatch(message -> message.startsWith("Job hello-") && message.endsWith(" was deleted"));
+        // the operator posts its events in the background, after the write they tell of
+        LocalCluster.await("the operator's events on the CronJob: a run created, a run deleted", START, () -> {
+            List<String> messages = events(cronJob);
+            return messages.stream().anyMatch(message -> message.startsWith("Created Job hello-"))
+                    && messages.stream().anyMatch(message -> message.startsWith("Job hello-")
+                            && message.endsWith(" was deleted"));
+        });
 
         client.genericKubernetesResources(CRONJOBS).inNamespace(NAMESPACE).withName("hello").delete();
         LocalCluster.await("the CronJob's Jobs and their Pods collected with it", START,
