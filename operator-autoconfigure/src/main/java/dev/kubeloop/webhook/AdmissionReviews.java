@@ -39,9 +39,17 @@ final class AdmissionReviews {
     }
 
     static Request read(Json json, byte[] body) throws BadReview {
-        JsonNode requestNode = ReviewEnvelope.read(json, body, API_VERSION, KIND,
+        ObjectNode requestNode = (ObjectNode) ReviewEnvelope.read(json, body, API_VERSION, KIND,
                 "the webhook configuration's admissionReviewVersions").request();
-        AdmissionRequest request = json.read(withoutObjects(requestNode), AdmissionRequest.class, null, "the request");
+        JsonNode object = objectOrNull(requestNode.get("object"));
+        JsonNode oldObject = objectOrNull(requestNode.get("oldObject"));
+        // The objects are read as the webhook's class later, from these nodes. Left in the envelope,
+        // fabric8's AdmissionRequest would read them by kind, as the class the client's serialization
+        // has registered for it (the informers register theirs, see WatchedKinds), and an object that
+        // does not read as that class would fail the whole review instead of getting the denial naming
+        // the field.
+        requestNode.remove(List.of("object", "oldObject"));
+        AdmissionRequest request = json.read(requestNode, AdmissionRequest.class, null, "the request");
         AdmissionContext context;
         try {
             context = AdmissionContext.of(request);
@@ -49,28 +57,7 @@ final class AdmissionReviews {
             throw new BadReview(null, "the request's operation '" + request.getOperation()
                     + "' is none of CREATE, UPDATE, DELETE, CONNECT");
         }
-        return new Request(request, context, objectOrNull(requestNode.get("object")),
-                objectOrNull(requestNode.get("oldObject")));
-    }
-
-    /**
-     * The request without its objects, for the typed envelope: they are read as the webhook's class
-     * later, from the raw nodes. Read into fabric8's {@code AdmissionRequest} they would be read by
-     * kind, as the class the client's serialization has registered for it (the informers register
-     * theirs, see {@code WatchedKinds}), and an object that does not read as that class would fail the
-     * whole review instead of getting the validator's denial naming the field.
-     */
-    private static JsonNode withoutObjects(JsonNode requestNode) {
-        if (!(requestNode instanceof ObjectNode request) || !(request.has("object") || request.has("oldObject"))) {
-            return requestNode;
-        }
-        ObjectNode envelope = request.objectNode();
-        request.properties().forEach(field -> {
-            if (!field.getKey().equals("object") && !field.getKey().equals("oldObject")) {
-                envelope.set(field.getKey(), field.getValue());
-            }
-        });
-        return envelope;
+        return new Request(request, context, object, oldObject);
     }
 
     private static JsonNode objectOrNull(JsonNode node) {
